@@ -1,0 +1,238 @@
+import { z } from 'zod';
+
+// The public shapes of the API contract. Parsers return these types, routes validate queries
+// with them, and the API reference is generated from them: one source of truth.
+
+const absoluteUrl = z.string().describe('Absolute URL');
+const nullableText = z.string().nullable();
+
+export const SeriesCard = z
+  .object({
+    title: z.string(),
+    slug: z.string(),
+    url: absoluteUrl,
+    poster: absoluteUrl.nullable(),
+    type: nullableText.describe('Type badge, e.g. "Donghua", "Movie", "ONA", "Live Action"'),
+    status: nullableText.describe('"Ongoing", "Completed", "Upcoming", "Hiatus", or null'),
+    sub: nullableText.describe('Subtitle badge, usually "Sub"'),
+  })
+  .meta({ id: 'SeriesCard' });
+
+export const EpisodeCard = z
+  .object({
+    seriesTitle: z.string(),
+    episodeTitle: z.string(),
+    episode: z.number().nullable().describe('Number parsed from "Ep 124"; null for movies'),
+    slug: z.string(),
+    url: absoluteUrl,
+    poster: absoluteUrl.nullable(),
+    type: nullableText,
+    sub: nullableText,
+  })
+  .meta({ id: 'EpisodeCard' });
+
+export const SliderItem = z
+  .object({
+    title: z.string(),
+    slug: z.string(),
+    url: absoluteUrl,
+    banner: absoluteUrl.nullable(),
+    synopsis: nullableText,
+  })
+  .meta({ id: 'SliderItem' });
+
+export const RecommendationGroup = z
+  .object({ genre: z.string(), items: z.array(SeriesCard) })
+  .meta({ id: 'RecommendationGroup' });
+
+export const Genre = z
+  .object({ name: z.string(), slug: z.string(), url: absoluteUrl })
+  .meta({ id: 'Genre' });
+
+export const GenreTag = z.object({ name: z.string(), slug: z.string() }).meta({ id: 'GenreTag' });
+
+export const RankedSeries = z
+  .object({
+    rank: z.number().int(),
+    title: z.string(),
+    slug: z.string(),
+    url: absoluteUrl,
+    poster: absoluteUrl.nullable(),
+    genres: z.array(GenreTag),
+    rating: z.number().nullable().describe('Numeric rating such as 9.2, or null when unrated'),
+  })
+  .meta({ id: 'RankedSeries' });
+
+export const LatestMovie = z
+  .object({
+    title: z.string(),
+    slug: z.string(),
+    url: absoluteUrl,
+    poster: absoluteUrl.nullable(),
+    genres: z.array(GenreTag),
+    releaseDate: z.string().nullable().describe('ISO YYYY-MM-DD when the upstream text parses'),
+    releaseDateText: nullableText.describe('The release date exactly as the upstream shows it'),
+  })
+  .meta({ id: 'LatestMovie' });
+
+export const Pagination = z
+  .object({
+    currentPage: z.number().int(),
+    hasPrevPage: z.boolean(),
+    prevPage: z.number().int().nullable(),
+    hasNextPage: z.boolean(),
+    nextPage: z.number().int().nullable(),
+    totalPages: z.number().int().nullable().describe('null where the upstream does not say'),
+  })
+  .meta({ id: 'Pagination' });
+
+export const HomeData = z.object({
+  slider: z.array(SliderItem),
+  popularToday: z.array(EpisodeCard),
+  latestRelease: z.array(EpisodeCard),
+  recommendations: z.array(RecommendationGroup),
+});
+
+export const SearchData = z.object({ query: z.string(), results: z.array(SeriesCard) });
+
+export const GenresData = z.object({ genres: z.array(Genre) });
+
+export const OngoingSeriesData = z.object({ series: z.array(SeriesCard) });
+
+export const PopularSeriesData = z.object({
+  series: z.array(SeriesCard),
+  ranking: z.object({
+    weekly: z.array(RankedSeries),
+    monthly: z.array(RankedSeries),
+    allTime: z.array(RankedSeries),
+  }),
+});
+
+export const NewMovieData = z.object({ movies: z.array(SeriesCard), latest: z.array(LatestMovie) });
+
+export const Meta = z.object({
+  source: absoluteUrl.describe('The upstream URL the data was parsed from'),
+  fetchedAt: z.string().describe('ISO timestamp of the upstream fetch'),
+});
+
+export function successEnvelope<T extends z.ZodType>(data: T) {
+  return z.object({
+    status: z.literal('success'),
+    data,
+    pagination: Pagination.nullable(),
+    meta: Meta,
+  });
+}
+
+export const ErrorCode = z.enum([
+  'INVALID_PARAMETER',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'RATE_LIMITED',
+  'UPSTREAM_ERROR',
+  'UPSTREAM_LAYOUT_CHANGED',
+  'UPSTREAM_BLOCKED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'INTERNAL_ERROR',
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+export const ErrorDetail = z
+  .object({
+    field: z.string().describe('The query parameter at fault'),
+    rule: z.string().describe('Which rule it broke'),
+    message: z.string(),
+  })
+  .meta({ id: 'ErrorDetail' });
+
+export const ErrorEnvelope = z
+  .object({
+    status: z.literal('error'),
+    error: z.object({
+      code: ErrorCode,
+      message: z.string().describe('A sentence a person can act on'),
+      details: z.array(ErrorDetail),
+    }),
+    requestId: z.string(),
+    reportUrl: z.string().describe('Report Center link pre-filled for this endpoint and error'),
+  })
+  .meta({ id: 'Error' });
+
+// Query parameters. Raw values arrive as strings, or arrays when repeated; the schemas accept
+// only the exact textual forms a person would type, so "1e9", "2abc" or a repeated page are refused.
+type Issue = { message: string; rule: string };
+
+function queryParam<T>(field: string, read: (raw: string | undefined) => T | Issue) {
+  return z.unknown().optional().transform((raw, ctx): T => {
+    const result = Array.isArray(raw)
+      ? { message: `${field} must be given once`, rule: 'single value' }
+      : read(typeof raw === 'string' ? raw : undefined);
+    if (isIssue(result)) {
+      ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
+      return z.NEVER;
+    }
+    return result;
+  });
+}
+
+function isIssue(value: unknown): value is Issue {
+  return typeof value === 'object' && value !== null && 'rule' in value && 'message' in value;
+}
+
+export const PAGE_MAX = 500;
+export const SEARCH_QUERY_MAX = 100;
+
+const pageParam = queryParam('page', (raw) => {
+  if (raw === undefined) return 1;
+  const page = /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  return page >= 1 && page <= PAGE_MAX
+    ? page
+    : { message: `page must be a whole number from 1 to ${PAGE_MAX}`, rule: `integer 1-${PAGE_MAX}` };
+}).meta({
+  description: `Page number, a whole number from 1 to ${PAGE_MAX} (default 1)`,
+  type: 'integer',
+  minimum: 1,
+  maximum: PAGE_MAX,
+  default: 1,
+});
+
+const searchTerm = queryParam('q', (raw) => {
+  if (raw === undefined) return { message: 'q is required: the text to search for', rule: 'required' };
+  const text = raw.trim();
+  if (text.length === 0) return { message: 'q must not be blank', rule: 'not blank' };
+  // Counted in code points so that an emoji is one character, as everywhere else in the API.
+  if ([...text].length > SEARCH_QUERY_MAX)
+    return {
+      message: `q must be at most ${SEARCH_QUERY_MAX} characters after trimming`,
+      rule: `max ${SEARCH_QUERY_MAX} characters`,
+    };
+  return text;
+}).meta({
+  description: `Search text, 1 to ${SEARCH_QUERY_MAX} characters after trimming (required)`,
+  type: 'string',
+  minLength: 1,
+  maxLength: SEARCH_QUERY_MAX,
+});
+
+export const NoQuery = z.object({});
+export const PageQuery = z.object({ page: pageParam });
+export const SearchQuery = z.object({ q: searchTerm, page: pageParam });
+
+export type SeriesCard = z.infer<typeof SeriesCard>;
+export type EpisodeCard = z.infer<typeof EpisodeCard>;
+export type SliderItem = z.infer<typeof SliderItem>;
+export type RecommendationGroup = z.infer<typeof RecommendationGroup>;
+export type Genre = z.infer<typeof Genre>;
+export type GenreTag = z.infer<typeof GenreTag>;
+export type RankedSeries = z.infer<typeof RankedSeries>;
+export type LatestMovie = z.infer<typeof LatestMovie>;
+export type Pagination = z.infer<typeof Pagination>;
+export type HomeData = z.infer<typeof HomeData>;
+export type SearchData = z.infer<typeof SearchData>;
+export type GenresData = z.infer<typeof GenresData>;
+export type OngoingSeriesData = z.infer<typeof OngoingSeriesData>;
+export type PopularSeriesData = z.infer<typeof PopularSeriesData>;
+export type NewMovieData = z.infer<typeof NewMovieData>;
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;

@@ -1,0 +1,21 @@
+import { ConfigSchema, type Config } from './schema.js';
+
+/** A start-up configuration problem; its message names every bad variable. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Reads the configuration once, at start. Empty variables count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.keys(ConfigSchema.shape);
+  const input = Object.fromEntries(
+    known.filter((name) => env[name] !== undefined && env[name] !== '').map((name) => [name, env[name]]),
+  );
+  const result = ConfigSchema.safeParse(input);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? 'configuration');
+    return `  ${name}=${JSON.stringify(input[name] ?? '')}: ${issue.message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

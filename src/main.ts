@@ -1,0 +1,50 @@
+import { once } from 'node:events';
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config/load.js';
+import { createLogger } from './config/logger.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig() {
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+const config = readConfig();
+const logger = createLogger(config.LOG_LEVEL);
+const server = createApp({ config, logger }).listen(config.PORT, config.HOST);
+await once(server, 'listening');
+logger.info({ port: config.PORT, host: config.HOST, upstream: config.UPSTREAM_BASE_URLS }, 'listening');
+
+// On SIGTERM/SIGINT stop accepting, let in-flight requests finish, then exit; force it after a grace period.
+async function shutdown(signal: string): Promise<void> {
+  logger.info({ signal }, 'shutting down');
+  const forced = setTimeout(() => {
+    logger.warn('in-flight requests did not finish in time; closing their connections');
+    server.closeAllConnections();
+  }, SHUTDOWN_GRACE_MS);
+  forced.unref();
+  server.closeIdleConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  clearTimeout(forced);
+  logger.info('stopped');
+}
+
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    shutdown(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  });
+}

@@ -1,0 +1,19 @@
+import { load } from 'cheerio/slim';
+import type { Genre } from '../catalog/schemas.js';
+import { LayoutChangedError } from './errors.js';
+import { parseGenreWidget, parseQuickFilterGenres } from './sidebar.js';
+import type { ParsedPage } from './types.js';
+
+/**
+ * All genres, read from the home page: the sidebar "Genres" widget, or the quick-filter
+ * checkboxes when the widget is gone (no dedicated genre-index page is known upstream).
+ */
+export function parseGenreList(html: string, pageUrl: string): ParsedPage<{ genres: Genre[] }> {
+  const $ = load(html);
+  const widget = parseGenreWidget($, pageUrl);
+  if (widget.data.length > 0) return { data: { genres: widget.data }, pagination: null, missing: [] };
+  const quickFilter = parseQuickFilterGenres($, pageUrl);
+  if (quickFilter.data.length === 0)
+    throw new LayoutChangedError('genres', [...widget.missing, ...quickFilter.missing]);
+  return { data: { genres: quickFilter.data }, pagination: null, missing: widget.missing };
+}

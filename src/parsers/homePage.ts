@@ -1,0 +1,117 @@
+import { load } from 'cheerio/slim';
+import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import type { HomeData, RecommendationGroup, SliderItem } from '../catalog/schemas.js';
+import { LayoutChangedError } from './errors.js';
+import { parseEpisodeCard } from './cards/episodeCard.js';
+import { parseSeriesCard } from './cards/seriesCard.js';
+import { cardsIn, emptyListingError } from './listing.js';
+import { parsePagination } from './pagination.js';
+import { blockByHeading, mainColumn, within } from './scope.js';
+import { cleanText } from './text.js';
+import type { ParsedPage } from './types.js';
+import { absoluteUrl, isPlaceholderImage, slugFromUrl } from './url.js';
+
+// Some installs localise the section headings (Indonesian "Rilisan Terbaru").
+const POPULAR_TODAY_HEADINGS = ['popular today', 'populer hari ini'];
+const LATEST_RELEASE_HEADINGS = ['latest release', 'rilisan terbaru'];
+
+/** Home `/` or `/page/N/`: slider, Popular Today, Latest Release (paged), genre recommendations. */
+export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeData> {
+  const $ = load(html);
+  const main = mainColumn($);
+  const data: HomeData = { slider: [], popularToday: [], latestRelease: [], recommendations: [] };
+  const missing: string[] = [];
+
+  data.slider = parseSlider($, pageUrl);
+  if (data.slider.length === 0) missing.push('slider');
+
+  const popularBlock = homeBlock($, main, 'hothome', POPULAR_TODAY_HEADINGS);
+  // Popular Today is `.listupd.normal` on most installs, `.listupd.popularslider` on others.
+  const popularList = popularBlock?.find('.listupd').first();
+  data.popularToday = popularList ? cardsIn($, popularList, pageUrl, parseEpisodeCard) : [];
+  if (data.popularToday.length === 0) missing.push('popularToday');
+
+  data.recommendations = parseRecommendations($, main, pageUrl);
+  if (data.recommendations.length === 0) missing.push('recommendations');
+
+  const latestBlock = homeBlock($, main, 'latesthome', LATEST_RELEASE_HEADINGS);
+  const latestList = latestBlock?.find('.listupd').first() ?? null;
+  data.latestRelease = latestList ? cardsIn($, latestList, pageUrl, parseEpisodeCard) : [];
+  if (latestBlock === null || data.latestRelease.length === 0) {
+    throw (
+      emptyListingError('home', 'latestRelease', latestList, pageUrl, missing) ??
+      new LayoutChangedError('home', ['latestRelease.cards', ...missing])
+    );
+  }
+
+  return { data, pagination: parsePagination($, latestBlock, pageUrl), missing };
+}
+
+/** The home block whose `.releases` header has `marker` as a class, else the one titled by one of `headings`. */
+function homeBlock(
+  $: CheerioAPI,
+  main: Cheerio<AnyNode>,
+  marker: string,
+  headings: readonly string[],
+): Cheerio<Element> | null {
+  const marked = within(main, `.releases.${marker}`).first();
+  if (marked.length > 0) return marked.parent();
+  return blockByHeading($, within(main, '.releases'), headings);
+}
+
+function parseSlider($: CheerioAPI, pageUrl: string): SliderItem[] {
+  let slides = within($.root(), '#slidertwo .swiper-slide');
+  if (slides.length === 0) slides = within($.root(), '.swiper-slide.item');
+  const items: SliderItem[] = [];
+  // Swiper's loop mode clones slides as `.swiper-slide-duplicate`; they repeat real ones.
+  for (const slide of slides.not('.swiper-slide-duplicate').toArray()) {
+    const item = sliderItem($(slide), pageUrl);
+    if (item !== null) items.push(item);
+  }
+  return items;
+}
+
+function sliderItem(slide: Cheerio<Element>, pageUrl: string): SliderItem | null {
+  const link = slide.find('h2 a').first();
+  // data-jtitle holds the full title; the link text can be a shortened display form.
+  const title = cleanText(link.attr('data-jtitle')) || cleanText(link.text());
+  const url = absoluteUrl(link.attr('href') ?? slide.find('a.watch').first().attr('href'), pageUrl);
+  const slug = url === null ? null : slugFromUrl(url);
+  if (!title || url === null || slug === null) return null;
+  return {
+    title,
+    slug,
+    url,
+    banner: backdropUrl(slide.find('.backdrop').first(), pageUrl),
+    synopsis: cleanText(slide.find('.info p').first().text()) || null,
+  };
+}
+
+// The banner is a CSS background (`background-image:url('…')`, quotes optional), or a lazy
+// `data-bg` / `data-src` on installs that defer it.
+function backdropUrl(backdrop: Cheerio<Element>, pageUrl: string): string | null {
+  const fromStyle = /url\(\s*(['"]?)(.*?)\1\s*\)/i.exec(backdrop.attr('style') ?? '')?.[2];
+  for (const candidate of [fromStyle, backdrop.attr('data-bg'), backdrop.attr('data-src')]) {
+    if (!candidate || isPlaceholderImage(candidate)) continue;
+    const url = absoluteUrl(candidate, pageUrl);
+    if (url) return url;
+  }
+  return null;
+}
+
+// Genre tabs: each `ul.nav-tabs a[href="#series-759"]` names the `div.tab-pane#series-759` holding its cards.
+function parseRecommendations($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): RecommendationGroup[] {
+  const seriesGen = within(main, '.series-gen').first();
+  const scope = seriesGen.length > 0 ? seriesGen : main;
+  const panes = within(scope, '.tab-pane');
+  const groups: RecommendationGroup[] = [];
+  for (const tab of within(scope, 'ul.nav-tabs li a[href^="#"]').toArray()) {
+    const genre = cleanText($(tab).text());
+    const id = ($(tab).attr('href') ?? '').slice(1);
+    if (!genre || !id) continue;
+    const pane = panes.filter((_, el) => $(el).attr('id') === id);
+    groups.push({ genre, items: cardsIn($, pane, pageUrl, parseSeriesCard) });
+  }
+  return groups;
+}

@@ -1,0 +1,94 @@
+import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import type { Pagination } from '../catalog/schemas.js';
+import { cleanText } from './text.js';
+
+/** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */
+export function pageNumberOf(url: URL): number | null {
+  const fromPath = /\/page\/(\d+)(?:\/|$)/.exec(url.pathname)?.[1];
+  const raw = fromPath ?? url.searchParams.get('page') ?? url.searchParams.get('paged') ?? '';
+  const page = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  return page >= 1 ? page : null;
+}
+
+/** The page number of the page being parsed; 1 when its URL names none. */
+export function currentPageOf(pageUrl: string): number {
+  return pageNumberOf(new URL(pageUrl)) ?? 1;
+}
+
+/**
+ * Pagination of the listing inside `scope`: WordPress `div.pagination` (numbered) or the theme's
+ * `div.hpage` (prev/next only). Without either widget the page is the only, or last, one.
+ */
+export function parsePagination($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): Pagination {
+  const numbered = scope.find('div.pagination').first();
+  if (numbered.length > 0) return parseNumbered($, numbered, pageUrl);
+  const hpage = scope.find('div.hpage').first();
+  const currentPage = currentPageOf(pageUrl);
+  const prevPage =
+    hpage.length > 0 ? linkedPage(hpage.find('a.l').first(), pageUrl, currentPage - 1, 1) : previous(currentPage);
+  const nextPage = hpage.length > 0 ? linkedPage(hpage.find('a.r').first(), pageUrl, currentPage + 1) : null;
+  return build(currentPage, prevPage, nextPage, null);
+}
+
+function parseNumbered($: CheerioAPI, widget: Cheerio<Element>, pageUrl: string): Pagination {
+  const current = Number(cleanText(widget.find('span.current').first().text()));
+  const currentPage = Number.isInteger(current) && current >= 1 ? current : currentPageOf(pageUrl);
+  const prevPage = linkedPage(widget.find('a.prev').first(), pageUrl, currentPage - 1, 1);
+  const nextPage = linkedPage(widget.find('a.next').first(), pageUrl, currentPage + 1);
+  // paginate_links always prints the last page number (end_size 1), so the largest one is the total.
+  let totalPages = currentPage;
+  for (const link of widget.find('a').not('.prev, .next').toArray()) {
+    const text = cleanText($(link).text());
+    const page = /^\d+$/.test(text) ? Number(text) : linkedPage($(link), pageUrl, 0, 1);
+    if (page !== null && page > totalPages) totalPages = page;
+  }
+  return build(currentPage, prevPage, nextPage, totalPages);
+}
+
+/**
+ * The page a prev/next link points to; null when the link is absent. Links to the first page
+ * carry no number (`/ongoing/`, `/`), so a readable link without one means `numberless`;
+ * an unreadable href falls back to `fallback` (the neighbouring page).
+ */
+function linkedPage(
+  link: Cheerio<Element>,
+  pageUrl: string,
+  fallback: number,
+  numberless: number = fallback,
+): number | null {
+  if (link.length === 0) return null;
+  const href = link.attr('href')?.trim();
+  if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return fallback >= 1 ? fallback : null;
+  let target: URL;
+  try {
+    // hpage links are relative query strings (`?page=3&order=popular`): resolve them against
+    // this page's URL, never the site root.
+    target = new URL(href, pageUrl);
+  } catch {
+    return fallback >= 1 ? fallback : null;
+  }
+  return pageNumberOf(target) ?? numberless;
+}
+
+function previous(currentPage: number): number | null {
+  return currentPage > 1 ? currentPage - 1 : null;
+}
+
+// No next link means this is the last page, so the total is known even where the widget
+// does not print it.
+function build(
+  currentPage: number,
+  prevPage: number | null,
+  nextPage: number | null,
+  totalPages: number | null,
+): Pagination {
+  return {
+    currentPage,
+    hasPrevPage: prevPage !== null,
+    prevPage,
+    hasNextPage: nextPage !== null,
+    nextPage,
+    totalPages: nextPage === null ? Math.max(totalPages ?? currentPage, currentPage) : totalPages,
+  };
+}

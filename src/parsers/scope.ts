@@ -1,0 +1,56 @@
+import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { cleanText } from './text.js';
+
+// Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
+// lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
+const FOREIGN_IDS = new Set(['sidebar', 'teaser3', 'overplay']);
+const FOREIGN_CLASSES = new Set(['kln', 'blox']);
+
+/** The main column: `.postbody`, or `#content` on installs without it (the sidebar is filtered by `within`). */
+export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
+  const postbody = $('.postbody').first();
+  if (postbody.length > 0) return postbody;
+  const content = $('#content').first();
+  return content.length > 0 ? content : $.root();
+}
+
+/** `selector` matches under `scope`, minus those inside ads, overlays or the sidebar. */
+export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> {
+  return scope.find(selector).filter((_, el) => !isForeign(el));
+}
+
+// A plain ancestor walk: a selector-based `closest()` per candidate costs more than the parse itself.
+function isForeign(el: Element): boolean {
+  for (let node: ParentNode | null = el; node !== null; node = node.parent) {
+    if (!('attribs' in node)) continue;
+    if (FOREIGN_IDS.has(node.attribs['id'] ?? '')) return true;
+    for (const name of (node.attribs['class'] ?? '').split(/\s+/)) if (FOREIGN_CLASSES.has(name)) return true;
+  }
+  return false;
+}
+
+/** Text of a block's heading without its "View All" link, lower-cased for comparison. */
+export function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
+  const own = heading
+    .contents()
+    .filter((_, node) => !(node.type === 'tag' && node.name === 'a' && $(node).hasClass('vl')))
+    .text();
+  return cleanText(own).toLowerCase();
+}
+
+/**
+ * The block (the parent of a `.releases` header) whose heading is one of `names`, case-insensitive.
+ * Blocks are found by heading, not position, because the theme lets sections be hidden or reordered.
+ */
+export function blockByHeading(
+  $: CheerioAPI,
+  headers: Cheerio<Element>,
+  names: readonly string[],
+): Cheerio<Element> | null {
+  for (const header of headers.toArray()) {
+    const heading = $(header).find('h1, h2, h3, h4').first();
+    if (heading.length > 0 && names.includes(headingText($, heading))) return $(header).parent();
+  }
+  return null;
+}

@@ -1,0 +1,50 @@
+import { load } from 'cheerio/slim';
+import type { CheerioAPI } from 'cheerio/slim';
+import type { NewMovieData, Pagination, PopularSeriesData, SeriesCard } from '../catalog/schemas.js';
+import { LayoutChangedError } from './errors.js';
+import { parseSeriesCard } from './cards/seriesCard.js';
+import { cardsIn, emptyListingError } from './listing.js';
+import { parsePagination } from './pagination.js';
+import { mainColumn, within } from './scope.js';
+import { parseNewMovieWidget, parseRankingWidget } from './sidebar.js';
+import type { ParsedPage } from './types.js';
+
+// One page kind for every series listing: `/ongoing/` (WordPress pagination) and the filter
+// list `/seri/?order=popular`, `/seri/?type=movie&order=update` (theme `hpage`, relative links).
+
+/** `/ongoing/`, `/ongoing/page/N/` or any `/seri/?…` filter list: the series cards. */
+export function parseSeriesListPage(html: string, pageUrl: string): ParsedPage<{ series: SeriesCard[] }> {
+  const $ = load(html);
+  const { series, pagination } = seriesList($, 'seriesList', pageUrl);
+  return { data: { series }, pagination, missing: [] };
+}
+
+/** The list ordered by popularity, plus the sidebar's weekly/monthly/all-time ranking of the same page. */
+export function parsePopularSeriesPage(html: string, pageUrl: string): ParsedPage<PopularSeriesData> {
+  const $ = load(html);
+  const { series, pagination } = seriesList($, 'popularSeries', pageUrl);
+  const ranking = parseRankingWidget($, pageUrl);
+  return { data: { series, ranking: ranking.data }, pagination, missing: ranking.missing };
+}
+
+/** The list of movies, newest first, plus the sidebar's "NEW MOVIE" widget of the same page. */
+export function parseNewMoviePage(html: string, pageUrl: string): ParsedPage<NewMovieData> {
+  const $ = load(html);
+  const { series, pagination } = seriesList($, 'newMovie', pageUrl);
+  const latest = parseNewMovieWidget($, pageUrl);
+  return { data: { movies: series, latest: latest.data }, pagination, missing: latest.missing };
+}
+
+function seriesList(
+  $: CheerioAPI,
+  pageKind: string,
+  pageUrl: string,
+): { series: SeriesCard[]; pagination: Pagination } {
+  const main = mainColumn($);
+  // The filter list wraps the cards in `div.mrgn` on some installs; `.listupd` is the stable part.
+  const list = within(main, '.listupd').first();
+  const series = cardsIn($, list, pageUrl, parseSeriesCard);
+  if (series.length === 0)
+    throw emptyListingError(pageKind, 'series', list, pageUrl) ?? new LayoutChangedError(pageKind, ['series.cards']);
+  return { series, pagination: parsePagination($, main, pageUrl) };
+}

@@ -1,0 +1,61 @@
+/** Collapses every run of whitespace (nbsp included; JS `\s` covers it) to one space and trims. */
+export function cleanText(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** "Ep 124", "Episode 12", "Eps 12.5" or a bare "124" → the number; anything else ("Movie") → null. */
+export function parseEpisodeNumber(text: string | null | undefined): number | null {
+  const clean = cleanText(text);
+  const match =
+    /\b(?:episode|eps?)\.?\s*(\d+(?:[.,]\d+)?)/i.exec(clean) ?? /^(\d+(?:[.,]\d+)?)$/.exec(clean);
+  return match?.[1] === undefined ? null : Number(match[1].replace(',', '.'));
+}
+
+/** "9.20" (or "Rating 9,20") → 9.2; null when there is no number. */
+export function parseRating(text: string | null | undefined): number | null {
+  const match = /\d+(?:[.,]\d+)?/.exec(cleanText(text));
+  if (!match) return null;
+  const rating = Number(match[0].replace(',', '.'));
+  return Number.isFinite(rating) ? rating : null;
+}
+
+// English and Indonesian month names and their short forms, as the theme prints them on
+// English (anichin.cafe) and Indonesian (older domains) installs.
+const MONTHS: Record<string, number> = {
+  jan: 1, january: 1, januari: 1,
+  feb: 2, february: 2, februari: 2,
+  mar: 3, march: 3, maret: 3,
+  apr: 4, april: 4,
+  may: 5, mei: 5,
+  jun: 6, june: 6, juni: 6,
+  jul: 7, july: 7, juli: 7,
+  aug: 8, august: 8, agu: 8, agt: 8, ags: 8, agustus: 8,
+  sep: 9, sept: 9, september: 9,
+  oct: 10, october: 10, okt: 10, oktober: 10,
+  nov: 11, november: 11, nop: 11, nopember: 11,
+  dec: 12, december: 12, des: 12, desember: 12,
+};
+
+/** "Apr 4, 2026", "April 25, 2026", "Des 02, 2024", "5 Agustus 2025" or ISO text → "YYYY-MM-DD"; else null. */
+export function parseReleaseDate(text: string | null | undefined): string | null {
+  const clean = cleanText(text);
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?$/.exec(clean);
+  if (iso) return isoDate(Number(iso[1]), Number(iso[2]), Number(iso[3]));
+  const monthFirst = /^([a-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/i.exec(clean);
+  if (monthFirst) return isoDate(Number(monthFirst[3]), monthNumber(monthFirst[1]), Number(monthFirst[2]));
+  const dayFirst = /^(\d{1,2})\s+([a-z]+)\.?,?\s+(\d{4})$/i.exec(clean);
+  if (dayFirst) return isoDate(Number(dayFirst[3]), monthNumber(dayFirst[2]), Number(dayFirst[1]));
+  return null;
+}
+
+function monthNumber(name: string | undefined): number {
+  return MONTHS[(name ?? '').toLowerCase()] ?? 0;
+}
+
+// Date.UTC rolls Feb 30 over into March, so a round trip rejects impossible dates.
+function isoDate(year: number, month: number, day: number): string | null {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day)
+    return null;
+  return date.toISOString().slice(0, 10);
+}

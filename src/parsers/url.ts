@@ -1,0 +1,99 @@
+import type { Cheerio } from 'cheerio/slim';
+import type { Element } from 'domhandler';
+
+/** Resolves `href` against the page it came from; null for empty, fragment-only, script or non-http links. */
+export function absoluteUrl(href: string | null | undefined, base: string): string | null {
+  const raw = href?.trim();
+  if (!raw || raw.startsWith('#') || /^javascript:/i.test(raw)) return null;
+  try {
+    const url = new URL(raw, base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Last non-empty path segment, percent-decoded; null when the path is the site root. */
+export function slugFromUrl(url: string): string | null {
+  let segment: string | undefined;
+  try {
+    segment = new URL(url).pathname.split('/').filter(Boolean).at(-1);
+  } catch {
+    return null;
+  }
+  if (!segment) return null;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+// Lazy-load plugins put a tiny stand-in in `src` (an inline data: URI or a blank/lazy gif or svg).
+const PLACEHOLDER_FILE = /(?:lazy|placeholder|blank)[^/]*\.(?:gif|svg)$/i;
+
+export function isPlaceholderImage(url: string): boolean {
+  if (/^\s*data:/i.test(url)) return true;
+  try {
+    // Any base will do: only the path of a possibly relative URL matters here.
+    return PLACEHOLDER_FILE.test(new URL(url, 'http://placeholder.invalid/').pathname);
+  } catch {
+    return false;
+  }
+}
+
+// Lazy-load variants of the theme family hold the real poster in data-src (lazysizes),
+// data-lazy-src (WP Rocket) or data-cfsrc (Cloudflare); `src` may be only a placeholder.
+const LAZY_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-cfsrc'] as const;
+
+/** The real image URL of an `img`, absolute, or null when it only has placeholders. */
+export function imageSrc(img: Cheerio<Element>, pageUrl: string): string | null {
+  const candidates = [
+    ...LAZY_ATTRIBUTES.map((name) => img.attr(name)),
+    largestSrcsetCandidate(img.attr('srcset')),
+    img.attr('src'),
+  ];
+  for (const candidate of candidates) {
+    if (!candidate || isPlaceholderImage(candidate)) continue;
+    const url = absoluteUrl(candidate, pageUrl);
+    if (url) return url;
+  }
+  return null;
+}
+
+function largestSrcsetCandidate(srcset: string | undefined): string | undefined {
+  if (!srcset) return undefined;
+  const candidates = parseSrcset(srcset);
+  let best = candidates[0];
+  for (const candidate of candidates) {
+    if (candidate.width !== null && (best?.width ?? -1) < candidate.width) best = candidate;
+  }
+  return best?.url;
+}
+
+// Follows the HTML srcset grammar instead of splitting on commas, because Photon URLs carry
+// a comma inside the query (`?resize=247,350`).
+function parseSrcset(srcset: string): { url: string; width: number | null }[] {
+  const candidates: { url: string; width: number | null }[] = [];
+  let pos = 0;
+  while (pos < srcset.length) {
+    while (pos < srcset.length && /[\s,]/.test(srcset.charAt(pos))) pos++;
+    if (pos >= srcset.length) break;
+    let end = pos;
+    while (end < srcset.length && !/\s/.test(srcset.charAt(end))) end++;
+    let url = srcset.slice(pos, end);
+    let descriptor = '';
+    if (url.endsWith(',')) {
+      url = url.replace(/,+$/, '');
+      pos = end;
+    } else {
+      const comma = srcset.indexOf(',', end);
+      const stop = comma === -1 ? srcset.length : comma;
+      descriptor = srcset.slice(end, stop).trim();
+      pos = stop + 1;
+    }
+    const width = /^(\d+)w$/i.exec(descriptor);
+    candidates.push({ url, width: width ? Number(width[1]) : null });
+  }
+  return candidates;
+}

@@ -1,0 +1,60 @@
+// Typed failures of the upstream fetch. They are mapped to HTTP statuses and contract codes in
+// one place (http/errors.ts); nothing here knows about our own responses.
+
+export abstract class UpstreamError extends Error {
+  constructor(
+    message: string,
+    /** The upstream URL that failed. */
+    readonly url: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** No complete answer within the page deadline (retries included). */
+export class UpstreamTimeoutError extends UpstreamError {
+  override readonly name = 'UpstreamTimeoutError';
+}
+
+/** An anti-bot wall (challenge page, firewall block or upstream rate limit) stood in the way. */
+export class UpstreamBlockedError extends UpstreamError {
+  override readonly name = 'UpstreamBlockedError';
+  constructor(
+    message: string,
+    url: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, url);
+  }
+}
+
+/** The upstream answered with an error status (5xx, or an unexpected 4xx) or could not be reached. */
+export class UpstreamBadResponseError extends UpstreamError {
+  override readonly name = 'UpstreamBadResponseError';
+  constructor(
+    message: string,
+    url: string,
+    readonly status: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(message, url, options);
+  }
+}
+
+/** The upstream has no such page (404/410). */
+export class UpstreamNotFoundError extends UpstreamError {
+  override readonly name = 'UpstreamNotFoundError';
+}
+
+/** The upstream redirected to another origin: the site has probably moved domain. */
+export class UpstreamMovedError extends UpstreamError {
+  override readonly name = 'UpstreamMovedError';
+  constructor(
+    message: string,
+    url: string,
+    readonly location: string,
+  ) {
+    super(message, url);
+  }
+}

@@ -1,0 +1,33 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/load.js';
+import { createLogger } from '../../src/config/logger.js';
+import type { Config } from '../../src/config/schema.js';
+import type { UpstreamClient } from '../../src/upstream/client.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
+
+export interface TestStack {
+  app: Express;
+  simulator: Simulator;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
+export async function startTestStack(
+  options: { simulator?: SimulatorOptions; env?: Record<string, string>; upstream?: UpstreamClient } = {},
+): Promise<TestStack> {
+  const simulator = await startSimulator(options.simulator);
+  const config = loadConfig({
+    UPSTREAM_BASE_URLS: simulator.origin,
+    UPSTREAM_TIMEOUT_MS: '3000',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'catalog-test-')),
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream });
+  return { app, simulator, config, close: () => simulator.close() };
+}

@@ -1,0 +1,195 @@
+import request from 'supertest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+let stack: TestStack;
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
+});
+afterAll(() => stack.close());
+beforeEach(() => {
+  stack.simulator.clearFaults();
+  stack.simulator.resetHits();
+});
+
+/** Checks the contract's error envelope and returns it; the body must never carry upstream HTML or a stack. */
+function expectErrorEnvelope(response: request.Response, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  const body = ErrorEnvelope.parse(response.body);
+  expect(body.error.code).toBe(code);
+  expect(body.requestId).toBe(response.headers['x-request-id']);
+  expect(response.text).not.toMatch(/<html|<!DOCTYPE|Just a moment|\bat .*\.(ts|js):\d+/i);
+  return body;
+}
+
+describe('upstream failures map to the contract', () => {
+  it('answers a Cloudflare challenge (403 + cf-mitigated) with 503 UPSTREAM_BLOCKED and Retry-After', async () => {
+    stack.simulator.setFaults([{ kind: 'challenge' }]);
+    const response = await request(stack.app).get('/catalog/ongoing-series');
+    const body = expectErrorEnvelope(response, 503, 'UPSTREAM_BLOCKED');
+    expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    expect(body.reportUrl).toBe('/report?endpoint=%2Fcatalog%2Fongoing-series&category=api-down');
+    // A wall is not retried: one upstream request.
+    expect(stack.simulator.hitCount()).toBe(1);
+  });
+
+  it('recognises a challenge page by its markers alone (legacy 503 style)', async () => {
+    stack.simulator.setFaults([{ kind: 'challenge-body-only' }]);
+    const response = await request(stack.app).get('/catalog/home');
+    expectErrorEnvelope(response, 503, 'UPSTREAM_BLOCKED');
+    expect(response.headers['retry-after']).toBe('60');
+  });
+
+  it('retries a 5xx twice, then answers 502 UPSTREAM_ERROR', async () => {
+    stack.simulator.setFaults([{ kind: 'status', status: 500 }]);
+    const response = await request(stack.app).get('/catalog/genres');
+    const body = expectErrorEnvelope(response, 502, 'UPSTREAM_ERROR');
+    expect(body.error.message).toContain('HTTP 500');
+    expect(stack.simulator.hitCount()).toBe(3);
+  });
+
+  it('recovers when a retry succeeds after one 503', async () => {
+    stack.simulator.setFaults([{ kind: 'status', status: 503, times: 1 }]);
+    const response = await request(stack.app).get('/catalog/genres');
+    expect(response.status).toBe(200);
+    expect(stack.simulator.hitCount()).toBe(2);
+  });
+
+  it('answers 504 UPSTREAM_TIMEOUT within the deadline when the upstream hangs', async () => {
+    stack.simulator.setFaults([{ kind: 'hang' }]);
+    const started = Date.now();
+    const response = await request(stack.app).get('/catalog/home');
+    const elapsed = Date.now() - started;
+    const body = expectErrorEnvelope(response, 504, 'UPSTREAM_TIMEOUT');
+    expect(body.reportUrl).toBe('/report?endpoint=%2Fcatalog%2Fhome&category=slow');
+    expect(elapsed).toBeGreaterThanOrEqual(1400);
+    expect(elapsed).toBeLessThan(2500);
+  });
+
+  it('answers 504 when the body trickles in past the deadline', async () => {
+    stack.simulator.setFaults([{ kind: 'trickle', bytesPerSecond: 2000 }]);
+    const started = Date.now();
+    const response = await request(stack.app).get('/catalog/ongoing-series');
+    expectErrorEnvelope(response, 504, 'UPSTREAM_TIMEOUT');
+    expect(Date.now() - started).toBeLessThan(2500);
+  });
+
+  it('answers 502 UPSTREAM_LAYOUT_CHANGED, never an empty success, when the layout changes', async () => {
+    stack.simulator.setFaults([{ kind: 'layout-change' }]);
+    for (const path of [
+      '/catalog/home',
+      '/catalog/genres',
+      '/catalog/ongoing-series',
+      '/catalog/popular-series',
+      '/catalog/new-movie',
+      '/catalog/search?q=soul',
+    ]) {
+      const response = await request(stack.app).get(path);
+      const body = expectErrorEnvelope(response, 502, 'UPSTREAM_LAYOUT_CHANGED');
+      expect(body.reportUrl).toBe(`/report?endpoint=${encodeURIComponent(path.split('?')[0] as string)}&category=wrong-data`);
+    }
+  });
+
+  it('reports a redirect to another origin as 502 UPSTREAM_ERROR naming the move', async () => {
+    stack.simulator.setFaults([{ kind: 'redirect', location: 'http://127.0.0.2:9' }]);
+    const response = await request(stack.app).get('/catalog/home');
+    const body = expectErrorEnvelope(response, 502, 'UPSTREAM_ERROR');
+    expect(body.error.message).toMatch(/moved/);
+  });
+
+  it('answers 404 NOT_FOUND for a page past the last one', async () => {
+    const response = await request(stack.app).get('/catalog/ongoing-series?page=499');
+    expectErrorEnvelope(response, 404, 'NOT_FOUND');
+    expect(stack.simulator.hitCount()).toBe(1);
+  });
+
+  it('answers 404 NOT_FOUND for an empty series-list page past the end', async () => {
+    const response = await request(stack.app).get('/catalog/popular-series?page=499');
+    expectErrorEnvelope(response, 404, 'NOT_FOUND');
+  });
+
+  it('still answers when the upstream is slow but within the deadline', async () => {
+    stack.simulator.setFaults([{ kind: 'latency', ms: 300 }]);
+    const response = await request(stack.app).get('/catalog/genres');
+    expect(response.status).toBe(200);
+  });
+});
+
+describe('errors of our own', () => {
+  it('answers 500 INTERNAL_ERROR without a stack when something unexpected breaks', async () => {
+    const broken = await startTestStack({
+      upstream: {
+        origin: 'http://127.0.0.1:9',
+        fetchPage: () => Promise.reject(new TypeError('boom at parse (/srv/app/src/x.ts:1:1)')),
+      },
+    });
+    try {
+      const response = await request(broken.app).get('/catalog/home');
+      const body = expectErrorEnvelope(response, 500, 'INTERNAL_ERROR');
+      expect(response.text).not.toContain('boom');
+      expect(body.reportUrl).toBe('/report?endpoint=%2Fcatalog%2Fhome&category=bug');
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it.each(['POST', 'PUT', 'DELETE', 'PATCH'] as const)('answers %s on a catalog route with 405 and Allow', async (method) => {
+    const response = await request(stack.app)[method.toLowerCase() as 'post']('/catalog/home');
+    expectErrorEnvelope(response, 405, 'METHOD_NOT_ALLOWED');
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+  });
+
+  it.each(['/catalog/nothing', '/nothing', '/catalog'])('answers an unknown route %s with 404 NOT_FOUND', async (path) => {
+    const body = expectErrorEnvelope(await request(stack.app).get(path), 404, 'NOT_FOUND');
+    expect(body.reportUrl).toBe('/report?endpoint=other&category=bug');
+  });
+
+  it('reuses a sane incoming X-Request-Id and replaces an unsafe one', async () => {
+    const reused = await request(stack.app).get('/nothing').set('X-Request-Id', 'client-trace-0001');
+    expect(reused.headers['x-request-id']).toBe('client-trace-0001');
+    expect(reused.body.requestId).toBe('client-trace-0001');
+    const replaced = await request(stack.app).get('/nothing').set('X-Request-Id', 'bad id\twith spaces');
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('bad input gets 400 INVALID_PARAMETER with per-field details', () => {
+  it.each([
+    ['/catalog/search', 'q', 'required'],
+    ['/catalog/search?q=%20%20%20', 'q', 'not blank'],
+    [`/catalog/search?q=${'a'.repeat(101)}`, 'q', 'max 100 characters'],
+    ['/catalog/search?q=a&q=b', 'q', 'single value'],
+    ['/catalog/home?page=0', 'page', 'integer 1-500'],
+    ['/catalog/home?page=-1', 'page', 'integer 1-500'],
+    ['/catalog/ongoing-series?page=abc', 'page', 'integer 1-500'],
+    ['/catalog/popular-series?page=1e9', 'page', 'integer 1-500'],
+    ['/catalog/new-movie?page=501', 'page', 'integer 1-500'],
+    ['/catalog/new-movie?page=2.5', 'page', 'integer 1-500'],
+    ['/catalog/home?page=1&page=2', 'page', 'single value'],
+  ])('%s → %s (%s)', async (path, field, rule) => {
+    const body = expectErrorEnvelope(await request(stack.app).get(path), 400, 'INVALID_PARAMETER');
+    expect(body.error.details).toEqual([expect.objectContaining({ field, rule })]);
+    expect(body.error.details[0]?.message).toMatch(new RegExp(`^${field} `));
+    expect(stack.simulator.hitCount()).toBe(0);
+  });
+
+  it('names every broken field at once', async () => {
+    const body = expectErrorEnvelope(await request(stack.app).get('/catalog/search?page=x'), 400, 'INVALID_PARAMETER');
+    expect(body.error.details.map((detail) => detail.field)).toEqual(['q', 'page']);
+  });
+
+  it('accepts a q of exactly 100 characters, counting an emoji once', async () => {
+    const response = await request(stack.app).get(`/catalog/search?q=${encodeURIComponent('🐉'.repeat(100))}`);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ query: '🐉'.repeat(100), results: [] });
+  });
+
+  it('ignores unknown query parameters', async () => {
+    const response = await request(stack.app).get('/catalog/genres?page=abc&foo=bar');
+    expect(response.status).toBe(200);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Failures the simulator can inject. Each fault may be limited to requests whose path+query starts
+ * with `pathPrefix`, and to the next `times` matching requests.
+ */
+export interface FaultScope {
+  readonly pathPrefix?: string;
+  readonly times?: number;
+}
+
+export type Fault = FaultScope &
+  (
+    | { readonly kind: 'latency'; readonly ms: number }
+    /** A plain origin error page with this status (e.g. 500, 502, 503). */
+    | { readonly kind: 'status'; readonly status: number }
+    /** Accept the request and never answer. */
+    | { readonly kind: 'hang' }
+    /** Cloudflare managed challenge: 403 + `cf-mitigated: challenge`. */
+    | { readonly kind: 'challenge' }
+    /** Legacy "I'm Under Attack" style: 503 with the challenge page, no `cf-mitigated`. */
+    | { readonly kind: 'challenge-body-only' }
+    /** Same pages, redesigned so no theme selector matches. */
+    | { readonly kind: 'layout-change' }
+    /** Domain move: 301 to `location` + the requested path. */
+    | { readonly kind: 'redirect'; readonly location: string }
+    /** The body is sent at this rate. */
+    | { readonly kind: 'trickle'; readonly bytesPerSecond: number }
+  );
+
+export type TerminalFault = Extract<Fault, { kind: 'status' | 'hang' | 'challenge' | 'challenge-body-only' | 'redirect' }>;
+
+/** How the faults that matched one request shape its answer. */
+export interface FaultPlan {
+  /** Added to the simulator's base latency, before any answer. */
+  readonly delayMs: number;
+  /** Replaces the page; the first matching one wins. */
+  readonly terminal: TerminalFault | null;
+  readonly redesign: boolean;
+  readonly bytesPerSecond: number | null;
+}
+
+function isTerminal(fault: Fault): fault is TerminalFault {
+  return ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect'].includes(fault.kind);
+}
+
+export function planFaults(faults: readonly Fault[]): FaultPlan {
+  let delayMs = 0;
+  let bytesPerSecond: number | null = null;
+  for (const fault of faults) {
+    if (fault.kind === 'latency') delayMs += fault.ms;
+    if (fault.kind === 'trickle' && bytesPerSecond === null) bytesPerSecond = fault.bytesPerSecond;
+  }
+  return {
+    delayMs,
+    terminal: faults.find(isTerminal) ?? null,
+    redesign: faults.some((fault) => fault.kind === 'layout-change'),
+    bytesPerSecond,
+  };
+}
+
+/** The active faults and how many uses each has left. */
+export class FaultSet {
+  #entries: { readonly fault: Fault; remaining: number }[] = [];
+
+  replace(faults: readonly Fault[]): void {
+    this.#entries = faults.map((fault) => ({ fault, remaining: fault.times ?? Number.POSITIVE_INFINITY }));
+  }
+
+  /** The faults that apply to this request; each one taken uses up one of its `times`. */
+  take(pathWithQuery: string): Fault[] {
+    const taken: Fault[] = [];
+    for (const entry of this.#entries) {
+      if (entry.remaining <= 0 || !pathWithQuery.startsWith(entry.fault.pathPrefix ?? '')) continue;
+      entry.remaining -= 1;
+      taken.push(entry.fault);
+    }
+    return taken;
+  }
+}

@@ -1,0 +1,50 @@
+/** Maps a request URL onto the page kinds the simulated WordPress site has. Pure, so it is easy to test. */
+
+export type ListPath = '/seri/' | '/anime/';
+
+export type Route =
+  | { readonly kind: 'home'; readonly page: number }
+  | { readonly kind: 'search'; readonly query: string; readonly page: number }
+  | { readonly kind: 'ongoing'; readonly page: number }
+  | { readonly kind: 'seriesList'; readonly listPath: ListPath; readonly params: URLSearchParams }
+  /** Same-origin canonical redirect (WordPress `redirect_canonical`); `location` is a path plus query. */
+  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'notFound' };
+
+const PAGE_NUMBER = '([1-9][0-9]*)';
+const HOME_PAGED = new RegExp(`^/page/${PAGE_NUMBER}(/?)$`);
+const ONGOING = /^\/ongoing(\/?)$/;
+const ONGOING_PAGED = new RegExp(`^/ongoing/page/${PAGE_NUMBER}(/?)$`);
+const SERIES_LIST = /^\/(seri|anime)\/?$/;
+
+export function resolveRoute(url: URL): Route {
+  const { pathname, search, searchParams } = url;
+  const query = searchParams.get('s');
+
+  if (pathname === '/') return query === null ? { kind: 'home', page: 1 } : { kind: 'search', query, page: 1 };
+
+  const home = HOME_PAGED.exec(pathname);
+  if (home !== null) {
+    const page = Number(home[1]);
+    if (page === 1) return { kind: 'redirect', location: `/${search}` };
+    if (home[2] === '') return { kind: 'redirect', location: `/page/${page}/${search}` };
+    return query === null ? { kind: 'home', page } : { kind: 'search', query, page };
+  }
+
+  const ongoing = ONGOING.exec(pathname);
+  if (ongoing !== null) return ongoing[1] === '' ? { kind: 'redirect', location: `/ongoing/${search}` } : { kind: 'ongoing', page: 1 };
+
+  const ongoingPaged = ONGOING_PAGED.exec(pathname);
+  if (ongoingPaged !== null) {
+    const page = Number(ongoingPaged[1]);
+    if (page === 1) return { kind: 'redirect', location: `/ongoing/${search}` };
+    if (ongoingPaged[2] === '') return { kind: 'redirect', location: `/ongoing/page/${page}/${search}` };
+    return { kind: 'ongoing', page };
+  }
+
+  // The quick filter submits to `/seri` without a slash; the theme answers it directly.
+  const list = SERIES_LIST.exec(pathname);
+  if (list !== null) return { kind: 'seriesList', listPath: list[1] === 'anime' ? '/anime/' : '/seri/', params: searchParams };
+
+  return { kind: 'notFound' };
+}

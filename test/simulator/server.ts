@@ -1,0 +1,151 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { FaultSet, planFaults, type Fault } from './faults.js';
+import type { PageContext } from './pages/context.js';
+import { redesign } from './pages/redesign.js';
+import { faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
+import { resolveRoute } from './router.js';
+import { answerRoute } from './site.js';
+import { VARIANTS, type VariantName } from './variant.js';
+
+/**
+ * A loopback upstream that answers like the real WordPress site (AnimeStream theme) behind
+ * Cloudflare, with switchable faults. Used by tests, benchmarks and `npm run demo`.
+ */
+
+export type { Fault } from './faults.js';
+export type { VariantName } from './variant.js';
+
+export interface SimulatorOptions {
+  readonly host?: string;
+  /** 0 (default) picks a free port. */
+  readonly port?: number;
+  readonly variant?: VariantName;
+  /** Added before every answer. */
+  readonly latencyMs?: number;
+  readonly faults?: readonly Fault[];
+}
+
+export interface Hit {
+  readonly method: string;
+  /** Path plus query, as requested. */
+  readonly path: string;
+  readonly at: number;
+}
+
+export interface Simulator {
+  /** e.g. `http://127.0.0.1:43123` */
+  readonly origin: string;
+  readonly variant: VariantName;
+  /** Every request received, oldest first. */
+  readonly hits: readonly Hit[];
+  /** Requests whose path+query starts with `pathPrefix` (all when omitted). */
+  hitCount(pathPrefix?: string): number;
+  resetHits(): void;
+  /** Replaces the active faults (their `times` counters start afresh). */
+  setFaults(faults: readonly Fault[]): void;
+  clearFaults(): void;
+  /** Stops listening and destroys open connections, including hung ones. */
+  close(): Promise<void>;
+}
+
+function originOf(address: AddressInfo): string {
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** A Cloudflare-like Ray ID, different for every request and the same on every run. */
+function rayId(sequence: number): string {
+  const high = (Math.imul(sequence + 1, 0x9e3779b1) >>> 0).toString(16).padStart(8, '0');
+  const low = (Math.imul(sequence + 7, 0x85ebca6b) >>> 0).toString(16).padStart(8, '0');
+  return `${high}${low}-SIN`;
+}
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const variantName = options.variant ?? 'cafe';
+  const baseLatency = options.latencyMs ?? 0;
+  const hits: Hit[] = [];
+  const faults = new FaultSet();
+  faults.replace(options.faults ?? []);
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let context: PageContext | null = null;
+  let sequence = 0;
+  let closed = false;
+
+  const wait = (ms: number): Promise<void> =>
+    ms <= 0
+      ? Promise.resolve()
+      : new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve();
+          }, ms);
+          timers.add(timer);
+        });
+
+  function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, redesigned: boolean): SimResponse {
+    // Absolute-form or `*` request targets are not pages of the site.
+    const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`)) : ({ kind: 'notFound' } as const);
+    const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
+    return redesigned ? { ...response, body: redesign(response.body) } : response;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, ctx: PageContext): Promise<void> {
+    const pathWithQuery = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    hits.push({ method, path: pathWithQuery, at: Date.now() });
+    const ray = rayId(sequence++);
+    const plan = planFaults(faults.take(pathWithQuery));
+    await wait(baseLatency + plan.delayMs);
+    if (closed || plan.terminal?.kind === 'hang') return;
+    let response: SimResponse;
+    if (method !== 'GET' && method !== 'HEAD') response = methodNotAllowed(ray);
+    else if (plan.terminal !== null) response = faultResponse(plan.terminal, pathWithQuery, ctx.host, ray);
+    else response = pageResponse(ctx, pathWithQuery, ray, plan.redesign);
+    send(req, res, response, plan.bytesPerSecond, timers);
+  }
+
+  const server = createServer((req, res) => {
+    if (context === null) return;
+    handle(req, res, context).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=UTF-8' });
+      res.end(`simulator error: ${String(error)}`);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const origin = originOf(server.address() as AddressInfo);
+  context = { origin, host: new URL(origin).host, variant: VARIANTS[variantName] };
+
+  return {
+    origin,
+    variant: variantName,
+    hits,
+    hitCount: (pathPrefix = '') => hits.filter((hit) => hit.path.startsWith(pathPrefix)).length,
+    resetHits: () => {
+      hits.length = 0;
+    },
+    setFaults: (list) => faults.replace(list),
+    clearFaults: () => faults.replace([]),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await stopped;
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { homeTotalPages, ongoing, search } from './catalog.js';
+import type { PageContext } from './pages/context.js';
+import { homePage } from './pages/homePage.js';
+import { notFoundPage } from './pages/notFoundPage.js';
+import { ongoingPage } from './pages/ongoingPage.js';
+import { searchPage } from './pages/searchPage.js';
+import { seriesListPage } from './pages/seriesListPage.js';
+import type { Route } from './router.js';
+
+/** What WordPress answers for a route: a page, its 404 (also for paged URLs past the last page), or a redirect. */
+export type SiteAnswer = { readonly status: 200 | 404; readonly html: string } | { readonly status: 301; readonly location: string };
+
+export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
+  const notFound = (): SiteAnswer => ({ status: 404, html: notFoundPage(ctx) });
+  switch (route.kind) {
+    case 'home':
+      return route.page > homeTotalPages() ? notFound() : { status: 200, html: homePage(ctx, route.page) };
+    case 'search':
+      // Page 1 always renders (possibly "nothing found"); later pages exist only while there are results.
+      return route.page > 1 && route.page > search(route.query, 1).totalPages
+        ? notFound()
+        : { status: 200, html: searchPage(ctx, route.query, route.page) };
+    case 'ongoing':
+      return route.page > ongoing(1).totalPages ? notFound() : { status: 200, html: ongoingPage(ctx, route.page) };
+    case 'seriesList':
+      return { status: 200, html: seriesListPage(ctx, route.listPath, route.params) };
+    case 'redirect':
+      return { status: 301, location: `${ctx.origin}${route.location}` };
+    case 'notFound':
+      return notFound();
+  }
+}

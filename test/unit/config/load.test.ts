@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/load.js';
+
+describe('loadConfig', () => {
+  it('fills every default from an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      UPSTREAM_BASE_URLS: ['https://anichin.cafe'],
+      UPSTREAM_SERIES_PATH: '/seri/',
+      UPSTREAM_TIMEOUT_MS: 10000,
+      RATE_LIMIT_MAX: 50,
+      RATE_LIMIT_WINDOW_MS: 3600000,
+      TRUST_PROXY: false,
+      DATA_DIR: './data',
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('reads and normalises given values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      UPSTREAM_BASE_URLS: ' https://a.example/ , http://127.0.0.2:4000 ',
+      UPSTREAM_SERIES_PATH: 'anime',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.UPSTREAM_BASE_URLS).toEqual(['https://a.example', 'http://127.0.0.2:4000']);
+    expect(config.UPSTREAM_SERIES_PATH).toBe('/anime/');
+    expect(config.TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
+    expect(config.LOG_LEVEL).toBe('warn');
+  });
+
+  it('takes a hop count for TRUST_PROXY', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ['PORT', 'abc', /PORT="abc": PORT must be a whole number/],
+    ['PORT', '70000', /PORT="70000": PORT must be at most 65535/],
+    ['UPSTREAM_TIMEOUT_MS', '1e4', /UPSTREAM_TIMEOUT_MS="1e4"/],
+    ['UPSTREAM_BASE_URLS', 'anichin.cafe', /UPSTREAM_BASE_URLS="anichin.cafe": "anichin.cafe" is not a URL/],
+    ['UPSTREAM_BASE_URLS', 'https://a.example/seri/', /must be an http\(s\) origin with no path/],
+    ['UPSTREAM_SERIES_PATH', '/a/b/', /UPSTREAM_SERIES_PATH="\/a\/b\/"/],
+    ['RATE_LIMIT_MAX', '0', /RATE_LIMIT_MAX="0": RATE_LIMIT_MAX must be at least 1/],
+    ['TRUST_PROXY', 'true', /TRUST_PROXY="true": .*forged X-Forwarded-For/],
+    ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud": LOG_LEVEL must be one of/],
+  ])('stops on a bad %s (%s) with a message naming it', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'y' })).toThrow(/PORT="x"[\s\S]*LOG_LEVEL="y"/);
+  });
+});

@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { cleanText, parseEpisodeNumber, parseRating, parseReleaseDate } from '../../../src/parsers/text.js';
+
+describe('cleanText', () => {
+  it.each([
+    ['  Renegade\n\t Immortal  ', 'Renegade Immortal'],
+    ['Season\u00a05', 'Season 5'],
+    ['\u00a0 \n', ''],
+    [undefined, ''],
+    [null, ''],
+  ])('%j → %j', (input, expected) => {
+    expect(cleanText(input)).toBe(expected);
+  });
+});
+
+describe('parseEpisodeNumber', () => {
+  it.each([
+    ['Ep 124', 124],
+    ['Ep 01', 1],
+    ['Ep12', 12],
+    ['Episode 12', 12],
+    ['Eps 19 - The Return - April 26, 2026', 19],
+    ['Ep 12.5', 12.5],
+    ['Ep 12,5', 12.5],
+    ['124', 124],
+    ['Renegade Immortal Episode 124 Subtitle Indonesia', 124],
+    ['Soul Land 2 Episode 226-252 Subtitle Indonesia', 226],
+    ['Movie', null],
+    ['Ongoing', null],
+    ['Soul Land 2', null],
+    ['', null],
+    [undefined, null],
+  ])('%j → %j', (input, expected) => {
+    expect(parseEpisodeNumber(input)).toBe(expected);
+  });
+});
+
+describe('parseRating', () => {
+  it.each([
+    ['9.20', 9.2],
+    [' 8.85 ', 8.85],
+    ['9', 9],
+    ['Rating 9,30', 9.3],
+    ['0.00', 0],
+    ['N/A', null],
+    ['', null],
+    [undefined, null],
+  ])('%j → %j', (input, expected) => {
+    expect(parseRating(input)).toBe(expected);
+  });
+});
+
+describe('parseReleaseDate', () => {
+  it.each([
+    ['Apr 4, 2026', '2026-04-04'],
+    ['Dec 02, 2024', '2024-12-02'],
+    ['April 25, 2026', '2026-04-25'],
+    ['Sept 9, 2025', '2025-09-09'],
+    ['  Jul\u00a031,  2022 ', '2022-07-31'],
+    ['Des 02, 2024', '2024-12-02'],
+    ['Agustus 5, 2025', '2025-08-05'],
+    ['5 Agustus 2025', '2025-08-05'],
+    ['17 Mei 2024', '2024-05-17'],
+    ['Okt. 1, 2023', '2023-10-01'],
+    ['2025-12-28', '2025-12-28'],
+    ['2025-12-28T10:33:00+07:00', '2025-12-28'],
+    ['Feb 29, 2024', '2024-02-29'],
+    ['Feb 29, 2025', null],
+    ['Feb 30, 2026', null],
+    ['2026-13-01', null],
+    ['Foo 4, 2026', null],
+    ['TBA', null],
+    ['4 months ago', null],
+    ['', null],
+    [null, null],
+  ])('%j → %j', (input, expected) => {
+    expect(parseReleaseDate(input)).toBe(expected);
+  });
+});

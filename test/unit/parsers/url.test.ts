@@ -1,0 +1,102 @@
+import { load } from 'cheerio/slim';
+import { describe, expect, it } from 'vitest';
+import { absoluteUrl, imageSrc, isPlaceholderImage, slugFromUrl } from '../../../src/parsers/url.js';
+
+const page = 'https://anichin.cafe/seri/?order=popular&page=2';
+
+describe('absoluteUrl', () => {
+  it.each([
+    ['https://anichin.cafe/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/'],
+    ['/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/'],
+    ['//i0.wp.com/anichin.cafe/a.jpg', 'https://i0.wp.com/anichin.cafe/a.jpg'],
+    ['?page=3&status=&order=popular', 'https://anichin.cafe/seri/?page=3&status=&order=popular'],
+    ['soul-land/', 'https://anichin.cafe/seri/soul-land/'],
+    ['  /genres/action/ ', 'https://anichin.cafe/genres/action/'],
+    ['', null],
+    ['   ', null],
+    [undefined, null],
+    [null, null],
+    ['#', null],
+    ['#series-759', null],
+    ['javascript:void(0)', null],
+    ['JavaScript:alert(1)', null],
+    ['mailto:admin@anichin.cafe', null],
+    ['data:image/gif;base64,R0lGOD', null],
+    ['http://[bad', null],
+  ])('%j → %j', (href, expected) => {
+    expect(absoluteUrl(href, page)).toBe(expected);
+  });
+});
+
+describe('slugFromUrl', () => {
+  it.each([
+    ['https://anichin.cafe/seri/renegade-immortal/', 'renegade-immortal'],
+    ['https://anichin.cafe/seri/renegade-immortal', 'renegade-immortal'],
+    ['https://anichin.cafe/anime/soul-land/?ref=home#top', 'soul-land'],
+    ['https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia/', 'perfect-world-episode-210-subtitle-indonesia'],
+    ['https://anichin.cafe/seri/%E6%96%97%E7%BD%97/', '斗罗'],
+    ['https://anichin.cafe/seri/100%25-bad/', '100%-bad'],
+    ['https://anichin.cafe/seri/%E0%A4%A/', '%E0%A4%A'],
+    ['https://anichin.cafe/', null],
+    ['not a url', null],
+  ])('%j → %j', (url, expected) => {
+    expect(slugFromUrl(url)).toBe(expected);
+  });
+});
+
+describe('isPlaceholderImage', () => {
+  it.each([
+    ['data:image/svg+xml,%3Csvg%3E%3C/svg%3E', true],
+    ['https://anichin.cafe/wp-content/plugins/a3-lazy-load/assets/images/lazy_placeholder.gif', true],
+    ['/wp-content/themes/animestream/img/placeholder.svg', true],
+    ['https://anichin.cafe/wp-content/uploads/blank.gif', true],
+    ['https://anichin.cafe/wp-content/uploads/2023/09/Renegade-Immortal.webp', false],
+    ['https://anichin.cafe/wp-content/uploads/2023/09/Blanket-Story.jpg', false],
+  ])('%j → %j', (url, expected) => {
+    expect(isPlaceholderImage(url)).toBe(expected);
+  });
+});
+
+describe('imageSrc', () => {
+  const srcOf = (img: string) => {
+    const $ = load(img);
+    return imageSrc($('img').first(), 'https://anichin.cafe/ongoing/');
+  };
+
+  it.each([
+    ['direct src', '<img src="/wp-content/uploads/a.webp">', 'https://anichin.cafe/wp-content/uploads/a.webp'],
+    [
+      'data-src over a data: placeholder',
+      '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="https://anichin.cafe/b.jpg">',
+      'https://anichin.cafe/b.jpg',
+    ],
+    [
+      'data-lazy-src over a lazy gif',
+      '<img src="/wp-content/plugins/lazy-load/lazy.gif" data-lazy-src="/c.jpg">',
+      'https://anichin.cafe/c.jpg',
+    ],
+    ['data-cfsrc without src', '<img data-cfsrc="https://anichin.cafe/d.jpg" style="display:none">', 'https://anichin.cafe/d.jpg'],
+    [
+      'data-src before data-lazy-src',
+      '<img data-lazy-src="/second.jpg" data-src="/first.jpg">',
+      'https://anichin.cafe/first.jpg',
+    ],
+    [
+      'a placeholder in data-src is skipped',
+      '<img data-src="/img/placeholder.svg" src="/real.jpg">',
+      'https://anichin.cafe/real.jpg',
+    ],
+    [
+      'largest srcset width, Photon commas intact',
+      '<img src="/small.jpg" srcset="https://i0.wp.com/anichin.cafe/e.jpg?resize=150,212 150w, https://i0.wp.com/anichin.cafe/e.jpg?resize=247,350 247w, https://i0.wp.com/anichin.cafe/e.jpg?resize=200,283 200w">',
+      'https://i0.wp.com/anichin.cafe/e.jpg?resize=247,350',
+    ],
+    ['first srcset candidate without widths', '<img srcset="/f-1x.jpg 1x, /f-2x.jpg 2x">', 'https://anichin.cafe/f-1x.jpg'],
+    ['srcset without spaces after commas', '<img srcset="/g-150.jpg 150w,/g-300.jpg 300w">', 'https://anichin.cafe/g-300.jpg'],
+    ['Photon ?resize= kept as the poster', '<img src="https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350">', 'https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350'],
+    ['only a placeholder', '<img src="data:image/svg+xml,%3Csvg%3E%3C/svg%3E">', null],
+    ['no source at all', '<img alt="x">', null],
+  ])('%s', (_, img, expected) => {
+    expect(srcOf(img)).toBe(expected);
+  });
+});

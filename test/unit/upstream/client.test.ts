@@ -1,0 +1,124 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createUpstreamClient } from '../../../src/upstream/client.js';
+import {
+  UpstreamBadResponseError,
+  UpstreamBlockedError,
+  UpstreamMovedError,
+  UpstreamNotFoundError,
+  UpstreamTimeoutError,
+} from '../../../src/upstream/errors.js';
+
+type Handler = Parameters<typeof createServer>[1];
+let server: Server | undefined;
+
+async function serve(handler: NonNullable<Handler>): Promise<string> {
+  server = createServer(handler);
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+describe('createUpstreamClient', () => {
+  it('sends the headers of a desktop Chrome and decodes a gzip body', async () => {
+    let seen: IncomingHttpHeaders = {};
+    const origin = await serve((req, res) => {
+      seen = req.headers;
+      res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8', 'content-encoding': 'gzip' });
+      res.end(gzipSync('<html><body>Halo — dunia’s</body></html>'));
+    });
+    const page = await createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/ongoing/');
+    expect(page).toMatchObject({ url: `${origin}/ongoing/`, status: 200, attempts: 1, html: '<html><body>Halo — dunia’s</body></html>' });
+    expect(seen['user-agent']).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .* Chrome\/\d+/);
+    expect(seen['accept']).toMatch(/^text\/html,application\/xhtml\+xml/);
+    expect(seen['accept-language']).toMatch(/^id-ID/);
+    expect(seen['accept-encoding']).toBe('gzip, deflate, br');
+    expect(seen['sec-fetch-mode']).toBe('navigate');
+    expect(seen['sec-fetch-dest']).toBe('document');
+    expect(seen['connection']).toBe('keep-alive');
+  });
+
+  it('follows a same-origin redirect and reports the final URL', async () => {
+    const origin = await serve((req, res) => {
+      if (req.url === '/page/1/') res.writeHead(301, { location: '/' }).end();
+      else res.writeHead(200).end('home');
+    });
+    const page = await createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/page/1/');
+    expect(page.url).toBe(`${origin}/`);
+    expect(page.html).toBe('home');
+  });
+
+  it('does not follow a redirect to another origin', async () => {
+    const origin = await serve((_req, res) => res.writeHead(301, { location: 'https://anichin.new/' }).end());
+    const failure = createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/');
+    await expect(failure).rejects.toBeInstanceOf(UpstreamMovedError);
+    await expect(failure).rejects.toMatchObject({ location: 'https://anichin.new/' });
+  });
+
+  it('retries 5xx and network errors at most twice', async () => {
+    let calls = 0;
+    const origin = await serve((req, res) => {
+      calls++;
+      if (calls === 1) req.socket.destroy();
+      else res.writeHead(502).end('bad gateway');
+    });
+    const failure = createUpstreamClient({ origin, timeoutMs: 5000 }).fetchPage('/');
+    await expect(failure).rejects.toBeInstanceOf(UpstreamBadResponseError);
+    await expect(failure).rejects.toMatchObject({ status: 502 });
+    expect(calls).toBe(3);
+  });
+
+  it.each([
+    [404, UpstreamNotFoundError],
+    [403, UpstreamBadResponseError],
+    [429, UpstreamBlockedError],
+  ])('does not retry a %i', async (status, errorType) => {
+    let calls = 0;
+    const origin = await serve((_req, res) => {
+      calls++;
+      res.writeHead(status, { 'retry-after': '42' }).end('no');
+    });
+    await expect(createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/')).rejects.toBeInstanceOf(errorType);
+    expect(calls).toBe(1);
+  });
+
+  it('passes the upstream Retry-After of a rate limit on', async () => {
+    const origin = await serve((_req, res) => res.writeHead(429, { 'retry-after': '42' }).end());
+    await expect(createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/')).rejects.toMatchObject({ retryAfterSeconds: 42 });
+  });
+
+  it('gives up at the page deadline, retries included', async () => {
+    let calls = 0;
+    const origin = await serve(() => {
+      calls++;
+    });
+    const started = Date.now();
+    await expect(createUpstreamClient({ origin, timeoutMs: 400 }).fetchPage('/')).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(calls).toBe(1);
+  });
+
+  it('keeps at most maxConnectionsPerHost requests in flight to one host', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const origin = await serve((_req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(200).end('ok');
+      }, 50);
+    });
+    const client = createUpstreamClient({ origin, timeoutMs: 5000, maxConnectionsPerHost: 2 });
+    const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => client.fetchPage(`/p${i}`)));
+    expect(pages.map((page) => page.html)).toEqual(Array(8).fill('ok'));
+    expect(peak).toBe(2);
+  });
+});

@@ -5,6 +5,7 @@ import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
 import { requestId } from './http/middleware/requestId.js';
+import { catalogRateLimit } from './http/middleware/rateLimit.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { createCatalogRouter } from './http/routes/catalog.js';
 import { createServiceRouter } from './http/routes/health.js';
@@ -38,7 +39,8 @@ export function createApp({ config, logger, upstream }: AppDeps): Express {
   app.use(requestId(logger));
   app.use(requestLog);
   app.use(createServiceRouter());
-  app.use(createCatalogRouter(catalog));
+  // Only the API counts against the quota: pages, static files and /health never do.
+  app.use(createCatalogRouter(catalog, catalogRateLimit(config)));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
   return app;

@@ -66,6 +66,7 @@ export const ConfigSchema = z.object({
   UPSTREAM_TIMEOUT_MS: wholeNumber('UPSTREAM_TIMEOUT_MS', 100, 120000).default(10000),
   RATE_LIMIT_MAX: wholeNumber('RATE_LIMIT_MAX', 1, 1000000).default(50),
   RATE_LIMIT_WINDOW_MS: wholeNumber('RATE_LIMIT_WINDOW_MS', 1000, 86400000).default(3600000),
+  REPORT_RATE_LIMIT_MAX: wholeNumber('REPORT_RATE_LIMIT_MAX', 1, 10000).default(5),
   TRUST_PROXY: trustProxy.default(false),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),

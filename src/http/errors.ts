@@ -34,6 +34,18 @@ export class MethodNotAllowedError extends Error {
   }
 }
 
+/** The caller's quota of the current window is used up. */
+export class RateLimitedError extends Error {
+  override readonly name = 'RateLimitedError';
+  constructor(
+    readonly limit: number,
+    readonly subject: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(`Rate limit of ${limit} ${subject} reached`);
+  }
+}
+
 export type ReportCategory = 'bug' | 'api-down' | 'wrong-data' | 'slow' | 'feature' | 'other';
 
 export interface DescribedError {
@@ -64,6 +76,15 @@ export function describeError(error: unknown): DescribedError {
     return { ...base, status: 404, code: 'NOT_FOUND', message: error.message, reportCategory: 'bug' };
   if (error instanceof MethodNotAllowedError)
     return { ...base, status: 405, code: 'METHOD_NOT_ALLOWED', message: error.message, reportCategory: 'bug', headers: { Allow: error.allow } };
+  if (error instanceof RateLimitedError)
+    return {
+      ...base,
+      status: 429,
+      code: 'RATE_LIMITED',
+      message: `You have used all ${error.limit} ${error.subject} of this window. Try again in ${error.retryAfterSeconds} seconds, when it resets.`,
+      reportCategory: 'other',
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    };
   if (error instanceof PagePastEndError || error instanceof UpstreamNotFoundError)
     return {
       ...base,

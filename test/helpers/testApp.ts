@@ -26,6 +26,8 @@ export async function startTestStack(
     UPSTREAM_TIMEOUT_MS: '3000',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'catalog-test-')),
     LOG_LEVEL: 'silent',
+    // Suites make many requests from one address; the rate-limit tests set their own quota.
+    RATE_LIMIT_MAX: '100000',
     ...options.env,
   });
   const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream });

@@ -1,4 +1,4 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { endpoints } from '../../catalog/endpoints.js';
 import type { CatalogResponse, CatalogService } from '../../catalog/service.js';
 import { MethodNotAllowedError } from '../errors.js';
@@ -8,14 +8,18 @@ const ALLOWED_METHODS = 'GET, HEAD';
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
 const EXPOSED_HEADERS = 'X-Cache, Age, ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
 
-/** Mounts every entry of the endpoint table: validate → service → bytes with cache headers. */
-export function createCatalogRouter(service: CatalogService): Router {
+/**
+ * Mounts every entry of the endpoint table: validate → service → bytes with cache headers.
+ * CORS headers come first so that every /catalog answer carries them, the quota's 429 included.
+ */
+export function createCatalogRouter(service: CatalogService, quota: RequestHandler): Router {
   const router = Router();
   router.use('/catalog', (_req, res, next) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     next();
   });
+  router.use('/catalog', quota);
   for (const endpoint of endpoints) {
     router.get(endpoint.path, async (req, res) => {
       const query = validateQuery(endpoint.query, req.query);

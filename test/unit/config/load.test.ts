@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       UPSTREAM_TIMEOUT_MS: 10000,
       RATE_LIMIT_MAX: 50,
       RATE_LIMIT_WINDOW_MS: 3600000,
+      REPORT_RATE_LIMIT_MAX: 5,
       TRUST_PROXY: false,
       DATA_DIR: './data',
       LOG_LEVEL: 'info',

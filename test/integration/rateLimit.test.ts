@@ -1,0 +1,129 @@
+import type { Server } from 'node:http';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+let stack: TestStack | undefined;
+let server: Server | undefined;
+
+afterEach(async () => {
+  server?.close();
+  server = undefined;
+  await stack?.close();
+  stack = undefined;
+});
+
+/** One listening server, so that every request of a test comes from the same loopback client. */
+async function startLimited(env: Record<string, string>) {
+  stack = await startTestStack({ env });
+  server = stack.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server!.once('listening', resolve));
+  return request(server);
+}
+
+describe('the per-IP quota on /catalog/*', () => {
+  it('lets 50 requests pass, then answers 429 with the headers and the envelope', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '50' });
+    const started = Math.floor(Date.now() / 1000);
+    for (let i = 1; i <= 50; i++) {
+      const response = await api.get('/catalog/genres');
+      expect(response.status).toBe(200);
+      expect(response.headers['x-ratelimit-limit']).toBe('50');
+      expect(response.headers['x-ratelimit-remaining']).toBe(String(50 - i));
+    }
+    const refused = await api.get('/catalog/genres');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['x-ratelimit-limit']).toBe('50');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    const reset = Number(refused.headers['x-ratelimit-reset']);
+    expect(reset).toBeGreaterThan(started);
+    expect(reset).toBeLessThanOrEqual(started + 3601);
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3590);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // pk is the library's hash of the client key, so the header does not echo the address.
+    expect(refused.headers['ratelimit-policy']).toMatch(/^"50-in-1hr"; q=50; w=3600; pk=:[\w+/=]+:$/);
+    expect(refused.headers['ratelimit']).toMatch(/^"50-in-1hr"; r=0; t=\d+$/);
+    const body = ErrorEnvelope.parse(refused.body);
+    expect(body.error.code).toBe('RATE_LIMITED');
+    expect(body.error.message).toBe(
+      `You have used all 50 API requests of this window. Try again in ${retryAfter} seconds, when it resets.`,
+    );
+    expect(body.reportUrl).toBe('/report?endpoint=%2Fcatalog%2Fgenres&category=other');
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    // The refused request never reached the upstream.
+    expect(stack!.simulator.hitCount()).toBe(50);
+  });
+
+  it('resets by itself when the window ends', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' });
+    expect((await api.get('/catalog/genres')).status).toBe(200);
+    expect((await api.get('/catalog/genres')).status).toBe(200);
+    const refused = await api.get('/catalog/genres');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const again = await api.get('/catalog/genres');
+    expect(again.status).toBe(200);
+    expect(again.headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  it('lets exactly 50 of 200 simultaneous requests from one address through', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '50' });
+    const responses = await Promise.all(Array.from({ length: 200 }, () => api.get('/catalog/genres')));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(150);
+  });
+
+  it('counts errors too: a 400 uses the quota like a 200', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2' });
+    expect((await api.get('/catalog/home?page=0')).status).toBe(400);
+    expect((await api.get('/catalog/nothing')).status).toBe(404);
+    expect((await api.get('/catalog/genres')).status).toBe(429);
+  });
+
+  it('never counts pages, /health or unknown non-API routes', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2' });
+    for (let i = 0; i < 5; i++) {
+      expect((await api.get('/health')).status).toBe(200);
+      expect((await api.get('/nothing')).status).toBe(404);
+    }
+    const response = await api.get('/catalog/genres');
+    expect(response.status).toBe(200);
+    expect(response.headers['x-ratelimit-remaining']).toBe('1');
+    expect((await api.get('/health')).headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  it('ignores a forged X-Forwarded-For when no proxy is trusted', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '3' });
+    for (let i = 0; i < 3; i++) {
+      expect((await api.get('/catalog/genres').set('X-Forwarded-For', `198.51.100.${i}`)).status).toBe(200);
+    }
+    const forged = await api.get('/catalog/genres').set('X-Forwarded-For', '198.51.100.99');
+    expect(forged.status).toBe(429);
+  });
+
+  it('behind one trusted proxy (TRUST_PROXY=1) counts clients apart by the address the proxy saw', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    const asClient = (forwardedFor: string) => api.get('/catalog/genres').set('X-Forwarded-For', forwardedFor);
+    expect((await asClient('203.0.113.7')).status).toBe(200);
+    // Entries the client wrote itself, left of the one our proxy appended, buy nothing.
+    expect((await asClient('10.9.9.9, 203.0.113.7')).status).toBe(200);
+    expect((await asClient('10.8.8.8, 203.0.113.7')).status).toBe(429);
+    // A second client behind the same proxy has its own quota.
+    const other = await asClient('203.0.113.8');
+    expect(other.status).toBe(200);
+    expect(other.headers['x-ratelimit-remaining']).toBe('1');
+  });
+
+  it('groups IPv6 clients by their /56, so rotating addresses inside it buys nothing', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2', TRUST_PROXY: '1' });
+    const asClient = (address: string) => api.get('/catalog/genres').set('X-Forwarded-For', address);
+    expect((await asClient('2001:db8:1:200::1')).status).toBe(200);
+    expect((await asClient('2001:db8:1:2ff:abcd::2')).status).toBe(200);
+    expect((await asClient('2001:db8:1:200::ffff')).status).toBe(429);
+    expect((await asClient('2001:db8:2::1')).status).toBe(200);
+  });
+});

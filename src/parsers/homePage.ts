@@ -11,6 +11,7 @@ import { blockByHeading, mainColumn, within } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, isPlaceholderImage, slugFromUrl } from './url.js';
+import { firstMatches, hasAncestorWithin, hasClass } from './walk.js';
 
 // Some installs localise the section headings (Indonesian "Rilisan Terbaru").
 const POPULAR_TODAY_HEADINGS = ['popular today', 'populer hari ini'];
@@ -66,33 +67,39 @@ function parseSlider($: CheerioAPI, pageUrl: string): SliderItem[] {
   const items: SliderItem[] = [];
   // Swiper's loop mode clones slides as `.swiper-slide-duplicate`; they repeat real ones.
   for (const slide of slides.not('.swiper-slide-duplicate').toArray()) {
-    const item = sliderItem($(slide), pageUrl);
+    const item = sliderItem($, slide, pageUrl);
     if (item !== null) items.push(item);
   }
   return items;
 }
 
-function sliderItem(slide: Cheerio<Element>, pageUrl: string): SliderItem | null {
-  const link = slide.find('h2 a').first();
+function sliderItem($: CheerioAPI, slide: Element, pageUrl: string): SliderItem | null {
+  const parts = firstMatches(slide, {
+    titleLink: (el) => el.name === 'a' && hasAncestorWithin(el, slide, (ancestor) => ancestor.name === 'h2'),
+    watchLink: (el, classes) => el.name === 'a' && classes.includes('watch'),
+    backdrop: (_el, classes) => classes.includes('backdrop'),
+    synopsis: (el) => el.name === 'p' && hasAncestorWithin(el, slide, (ancestor) => hasClass(ancestor, 'info')),
+  });
+  const link = parts.titleLink;
   // data-jtitle holds the full title; the link text can be a shortened display form.
-  const title = cleanText(link.attr('data-jtitle')) || cleanText(link.text());
-  const url = absoluteUrl(link.attr('href') ?? slide.find('a.watch').first().attr('href'), pageUrl);
+  const title = cleanText(link?.attribs['data-jtitle']) || cleanText(link === undefined ? '' : $(link).text());
+  const url = absoluteUrl(link?.attribs['href'] ?? parts.watchLink?.attribs['href'], pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
   if (!title || url === null || slug === null) return null;
   return {
     title,
     slug,
     url,
-    banner: backdropUrl(slide.find('.backdrop').first(), pageUrl),
-    synopsis: cleanText(slide.find('.info p').first().text()) || null,
+    banner: parts.backdrop === undefined ? null : backdropUrl(parts.backdrop, pageUrl),
+    synopsis: cleanText(parts.synopsis === undefined ? '' : $(parts.synopsis).text()) || null,
   };
 }
 
 // The banner is a CSS background (`background-image:url('…')`, quotes optional), or a lazy
 // `data-bg` / `data-src` on installs that defer it.
-function backdropUrl(backdrop: Cheerio<Element>, pageUrl: string): string | null {
-  const fromStyle = /url\(\s*(['"]?)(.*?)\1\s*\)/i.exec(backdrop.attr('style') ?? '')?.[2];
-  for (const candidate of [fromStyle, backdrop.attr('data-bg'), backdrop.attr('data-src')]) {
+function backdropUrl(backdrop: Element, pageUrl: string): string | null {
+  const fromStyle = /url\(\s*(['"]?)(.*?)\1\s*\)/i.exec(backdrop.attribs['style'] ?? '')?.[2];
+  for (const candidate of [fromStyle, backdrop.attribs['data-bg'], backdrop.attribs['data-src']]) {
     if (!candidate || isPlaceholderImage(candidate)) continue;
     const url = absoluteUrl(candidate, pageUrl);
     if (url) return url;

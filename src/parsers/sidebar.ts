@@ -4,6 +4,7 @@ import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } fr
 import { blockByHeading } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
 import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
+import { allMatches, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 /** A sidebar widget's items plus the names of the parts that were not on the page. */
 export interface WidgetResult<T> {
@@ -62,7 +63,7 @@ export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult
   for (const [range, selector] of RANKING_TABS) {
     const items = section?.find(selector).first().find('li').toArray() ?? [];
     result.data[range] = items
-      .map((li, index) => rankedSeries($, $(li), index, pageUrl))
+      .map((li, index) => rankedSeries($, li, index, pageUrl))
       .filter((item): item is RankedSeries => item !== null);
     if (result.data[range].length === 0) result.missing.push(`ranking.${range}`);
   }
@@ -74,7 +75,7 @@ export function parseNewMovieWidget($: CheerioAPI, pageUrl: string): WidgetResul
   const section = sidebarWidget($, NEW_MOVIE_HEADINGS);
   const movies: LatestMovie[] = [];
   for (const li of section?.find('li').toArray() ?? []) {
-    const movie = latestMovie($, $(li), pageUrl);
+    const movie = latestMovie($, li, pageUrl);
     if (movie !== null) movies.push(movie);
   }
   return { data: movies, missing: movies.length > 0 ? [] : ['newMovieWidget'] };
@@ -84,54 +85,74 @@ function sidebarWidget($: CheerioAPI, names: readonly string[]): Cheerio<Element
   return blockByHeading($, $('#sidebar .releases'), names);
 }
 
-function rankedSeries($: CheerioAPI, item: Cheerio<Element>, index: number, pageUrl: string): RankedSeries | null {
-  const entry = seriesEntry($, item, pageUrl);
+/** Every part the popular and new-movie list items are read from, found in one walk of the item. */
+function itemParts(item: Element) {
+  return firstMatches(item, {
+    rank: (_el, classes) => classes.includes('ctr'),
+    titleLink: (el) => el.name === 'a' && hasAncestorWithin(el, item, (ancestor) => ancestor.name === 'h4'),
+    seriesLink: (el, classes) => el.name === 'a' && el.attribs['href'] !== undefined && classes.includes('series'),
+    img: (el) => el.name === 'img',
+    // Unrated series have no `.rt` block at all, hence no score.
+    score: (el, classes) => classes.includes('numscore') && hasAncestorWithin(el, item, (ancestor) => hasClass(ancestor, 'rt')),
+  });
+}
+
+function rankedSeries($: CheerioAPI, item: Element, index: number, pageUrl: string): RankedSeries | null {
+  const parts = itemParts(item);
+  const entry = seriesEntry($, item, parts, pageUrl);
   if (entry === null) return null;
-  const rank = Number(cleanText(item.find('.ctr').first().text()));
+  const rank = Number(cleanText(parts.rank === undefined ? '' : $(parts.rank).text()));
+  const score = parts.score === undefined ? '' : $(parts.score).text();
   return {
     // The rank badge is the list position; fall back to the position if it is unreadable.
     rank: Number.isInteger(rank) && rank >= 1 ? rank : index + 1,
     ...entry,
-    // Unrated series have no `.rt` block at all, hence no score.
-    rating: parseRating(item.find('.rt .numscore').first().text()),
+    rating: parseRating(score),
   };
 }
 
-function latestMovie($: CheerioAPI, item: Cheerio<Element>, pageUrl: string): LatestMovie | null {
-  const entry = seriesEntry($, item, pageUrl);
+function latestMovie($: CheerioAPI, item: Element, pageUrl: string): LatestMovie | null {
+  const entry = seriesEntry($, item, itemParts(item), pageUrl);
   if (entry === null) return null;
   // The date is the only `span` of `.leftseries` without a "Genres" label or tag links.
-  const dateSpan = item
-    .find('.leftseries > span')
-    .filter((_, span) => $(span).find('a, b').length === 0)
-    .last();
-  const releaseDateText = cleanText(dateSpan.text()) || null;
+  const dateSpans = allMatches(
+    item,
+    (el) =>
+      el.name === 'span' &&
+      el.parent !== null &&
+      el.parent.type === 'tag' &&
+      hasClass(el.parent as Element, 'leftseries') &&
+      allMatches(el, (inner) => inner.name === 'a' || inner.name === 'b').length === 0,
+  );
+  const dateSpan = dateSpans[dateSpans.length - 1];
+  const releaseDateText = cleanText(dateSpan === undefined ? '' : $(dateSpan).text()) || null;
   return { ...entry, releaseDate: parseReleaseDate(releaseDateText), releaseDateText };
 }
 
 type SeriesEntry = Pick<RankedSeries, 'title' | 'slug' | 'url' | 'poster' | 'genres'>;
+type ItemParts = ReturnType<typeof itemParts>;
 
 // Shared by the popular and new-movie lists: `h4 > a.series` (title), `.imgseries img`, genre tags.
-function seriesEntry($: CheerioAPI, item: Cheerio<Element>, pageUrl: string): SeriesEntry | null {
-  const link = item.find('h4 a').first();
-  const title = cleanText(link.text()) || cleanText(link.attr('title'));
-  const url = absoluteUrl(link.attr('href') ?? item.find('a.series[href]').first().attr('href'), pageUrl);
+function seriesEntry($: CheerioAPI, item: Element, parts: ItemParts, pageUrl: string): SeriesEntry | null {
+  const link = parts.titleLink;
+  const title = cleanText(link === undefined ? '' : $(link).text()) || cleanText(link?.attribs['title']);
+  const url = absoluteUrl(link?.attribs['href'] ?? parts.seriesLink?.attribs['href'], pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
   if (!title || url === null || slug === null) return null;
-  const img = item.find('img').first();
   return {
     title,
     slug,
     url,
-    poster: img.length > 0 ? imageSrc(img, pageUrl) : null,
+    poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
     genres: genreTags($, item, pageUrl),
   };
 }
 
-function genreTags($: CheerioAPI, item: Cheerio<Element>, pageUrl: string): GenreTag[] {
+function genreTags($: CheerioAPI, item: Element, pageUrl: string): GenreTag[] {
   const tags: GenreTag[] = [];
-  for (const link of item.find('a[rel~="tag"]').toArray()) {
-    const url = absoluteUrl($(link).attr('href'), pageUrl);
+  const isTagLink: Matcher = (el) => el.name === 'a' && (el.attribs['rel'] ?? '').split(/\s+/).includes('tag');
+  for (const link of allMatches(item, isTagLink)) {
+    const url = absoluteUrl(link.attribs['href'], pageUrl);
     const name = cleanText($(link).text());
     const slug = url === null ? null : genreSlug(url);
     if (name && slug !== null) tags.push({ name, slug });

@@ -1,51 +1,29 @@
 import type { CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import { cleanText } from '../text.js';
 import { absoluteUrl, imageSrc, slugFromUrl } from '../url.js';
+import { firstMatches, type Matcher } from '../walk.js';
 
 // Readers for the parts both card kinds share (`article.bs > div.bsx > a.tip`).
 
-/** The first element of each role inside one card. */
-export interface CardParts {
-  tipLink?: Element;
-  anyLink?: Element;
-  titledLink?: Element;
-  tt?: Element;
-  h2?: Element;
-  img?: Element;
-  typez?: Element;
-  sb?: Element;
-  epx?: Element;
-  statusBadge?: Element;
-}
+const CARD_ROLES = {
+  tipLink: (el, classes) => el.name === 'a' && el.attribs['href'] !== undefined && classes.includes('tip'),
+  anyLink: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+  titledLink: (el) => el.name === 'a' && el.attribs['href'] !== undefined && el.attribs['title'] !== undefined,
+  tt: (_el, classes) => classes.includes('tt'),
+  h2: (el) => el.name === 'h2',
+  img: (el) => el.name === 'img',
+  typez: (_el, classes) => classes.includes('typez'),
+  sb: (_el, classes) => classes.includes('sb'),
+  epx: (_el, classes) => classes.includes('epx'),
+  statusBadge: (el, classes) => el.name === 'div' && classes.includes('status'),
+} satisfies Record<string, Matcher>;
 
-/**
- * Finds every part of a card in one walk of its subtree. A selector query per field would compile
- * and run css-select eight times per card, which costs more than parsing the whole page.
- */
+/** The first element of each role inside one card. */
+export type CardParts = Partial<Record<keyof typeof CARD_ROLES, Element>>;
+
 export function cardParts(card: Element): CardParts {
-  const parts: CardParts = {};
-  const stack: AnyNode[] = [...card.children].reverse();
-  while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (node.type !== 'tag') continue;
-    const el = node as Element;
-    const classes = (el.attribs['class'] ?? '').split(/\s+/);
-    if (el.name === 'a' && el.attribs['href'] !== undefined) {
-      if (classes.includes('tip')) parts.tipLink ??= el;
-      parts.anyLink ??= el;
-      if (el.attribs['title'] !== undefined) parts.titledLink ??= el;
-    }
-    if (el.name === 'h2') parts.h2 ??= el;
-    if (el.name === 'img') parts.img ??= el;
-    if (el.name === 'div' && classes.includes('status')) parts.statusBadge ??= el;
-    if (classes.includes('tt')) parts.tt ??= el;
-    if (classes.includes('typez')) parts.typez ??= el;
-    if (classes.includes('sb')) parts.sb ??= el;
-    if (classes.includes('epx')) parts.epx ??= el;
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as AnyNode);
-  }
-  return parts;
+  return firstMatches(card, CARD_ROLES);
 }
 
 export function elementText($: CheerioAPI, el: Element | undefined): string {

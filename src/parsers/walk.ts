@@ -1,0 +1,50 @@
+import type { AnyNode, Element } from 'domhandler';
+
+/** Tests one element; `classes` is its class list, split once per element for every matcher. */
+export type Matcher = (el: Element, classes: readonly string[]) => boolean;
+
+/**
+ * The first element (document order) below `root` for each matcher, found in one walk. Selector
+ * queries compile and run css-select once per field, which on a list of small items costs more
+ * than parsing the whole page.
+ */
+export function firstMatches<Role extends string>(root: Element, matchers: Record<Role, Matcher>): Partial<Record<Role, Element>> {
+  const found: Partial<Record<Role, Element>> = {};
+  const roles = Object.keys(matchers) as Role[];
+  walk(root, (el, classes) => {
+    for (const role of roles) if (found[role] === undefined && matchers[role](el, classes)) found[role] = el;
+  });
+  return found;
+}
+
+/** Every element below `root` that `match` accepts, in document order. */
+export function allMatches(root: Element, match: Matcher): Element[] {
+  const found: Element[] = [];
+  walk(root, (el, classes) => {
+    if (match(el, classes)) found.push(el);
+  });
+  return found;
+}
+
+function walk(root: Element, visit: (el: Element, classes: readonly string[]) => void): void {
+  const stack: AnyNode[] = [...root.children].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as AnyNode;
+    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
+    const el = node as Element;
+    visit(el, (el.attribs['class'] ?? '').split(/\s+/));
+    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as AnyNode);
+  }
+}
+
+/** Whether `el` has an ancestor below `root` (exclusive) that `match` accepts. */
+export function hasAncestorWithin(el: Element, root: Element, match: (ancestor: Element) => boolean): boolean {
+  for (let node = el.parent; node !== null && node !== root; node = node.parent) {
+    if (node.type === 'tag' && match(node as Element)) return true;
+  }
+  return false;
+}
+
+export function hasClass(el: Element, name: string): boolean {
+  return (el.attribs['class'] ?? '').split(/\s+/).includes(name);
+}

@@ -17,13 +17,21 @@ RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 DATA_DIR=/app/data
+# The challenge solver drives Debian's Chromium (SOLVER=auto finds it at /usr/bin/chromium).
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# Pages: EJS templates and the stylesheet and scripts they load (read from beside dist/ at run time).
+COPY views ./views
+COPY public ./public
 COPY package.json ./
 RUN mkdir -p /app/data && chown node:node /app/data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["node", "dist/main.js"]
+# Live heap is small (cached bodies are Buffers outside it); without a cap V8 grows its old space
+# lazily to several times that. Same flag as `npm start`.
+CMD ["node", "--max-old-space-size=160", "dist/main.js"]

@@ -1,31 +1,62 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
+import proxyaddr from 'proxy-addr';
 import type { UpstreamSite } from './catalog/endpoints.js';
-import { createCatalogService } from './catalog/service.js';
+import { AnswerCache } from './catalog/cache.js';
+import { createCatalogService, type CatalogAnswer } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
+import { withCachedHits } from './http/hitPath.js';
 import { requestId } from './http/middleware/requestId.js';
-import { catalogRateLimit } from './http/middleware/rateLimit.js';
+import { catalogRateLimit, reportRateLimit, type ClientAddress } from './http/middleware/rateLimit.js';
 import { requestLog } from './http/middleware/requestLog.js';
+import { securityHeaders } from './http/middleware/securityHeaders.js';
+import { createAdminRouter } from './http/routes/admin.js';
 import { createCatalogRouter } from './http/routes/catalog.js';
 import { createServiceRouter } from './http/routes/health.js';
-import { createUpstreamClient, type UpstreamClient } from './upstream/client.js';
+import { createOpenApiRouter } from './http/routes/openapi.js';
+import { createPagesRouter } from './http/routes/pages.js';
+import { createReportsApiRouter } from './http/routes/reports.js';
+import { createReportService } from './reports/service.js';
+import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { requestMetrics } from './http/middleware/requestMetrics.js';
 
 export interface AppDeps {
   config: Config;
   logger: Logger;
   /** Injected by tests; built from the config otherwise. */
-  upstream?: UpstreamClient;
+  upstream?: ResilientUpstreamClient;
+  /** The registry behind /metrics; a test that injects `upstream` passes the one its client counts into. */
+  metrics?: Metrics;
+  /** The clock of the cache and its headers; tests move it to expire answers. */
+  now?: () => number;
 }
 
+/**
+ * The service as one request listener, like an Express app: the Express app behind the cached-hit
+ * path. `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
+ */
+export type App = RequestListener & { express: Express; listen(port: number, host?: string): Server; close(): Promise<void> };
+
 /** Assembles the app without listening, so tests drive it with supertest. */
-export function createApp({ config, logger, upstream }: AppDeps): Express {
-  const origin = config.UPSTREAM_BASE_URLS[0] as string;
+export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now }: AppDeps): App {
+  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics);
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   const catalog = createCatalogService({
-    upstream: upstream ?? createUpstreamClient({ origin, timeoutMs: config.UPSTREAM_TIMEOUT_MS }),
+    upstream,
     site,
     logger,
+    cache: new AnswerCache<CatalogAnswer>({
+      maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
+      staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
+      now,
+    }),
+    ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
+    now,
+    onLookup: (result) => metrics.cacheLookups.inc({ result }),
   });
 
   const app = express();
@@ -35,13 +66,39 @@ export function createApp({ config, logger, upstream }: AppDeps): Express {
   // Repeated parameters arrive as arrays, so "page=1&page=2" can be refused rather than guessed.
   app.set('query parser', 'simple');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
+  const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
+  const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
+  const catalogQuota = catalogRateLimit(config, clientAddress);
+  const reports = createReportService({ dataDir: config.DATA_DIR, logger });
+  // One quota instance for the form and the JSON route: together they share REPORT_RATE_LIMIT_MAX.
+  const reportQuota = reportRateLimit(config, clientAddress);
+  // views/ and public/ sit beside src/ and dist/, so both the tsx and the built run find them.
+  app.set('views', fileURLToPath(new URL('../views', import.meta.url)));
+  app.set('view engine', 'ejs');
+  // Every page can show the upstream's live status (the landing page does), read when it renders.
+  app.locals.upstreamStatus = () => upstream.status();
 
-  app.use(requestId(logger));
-  app.use(requestLog);
-  app.use(createServiceRouter());
+  app.use(requestId);
+  app.use(requestLog(logger));
+  app.use(requestMetrics(metrics));
   // Only the API counts against the quota: pages, static files and /health never do.
-  app.use(createCatalogRouter(catalog, catalogRateLimit(config)));
+  app.use(createCatalogRouter(catalog, catalogQuota, now));
+  // helmet's headers are for documents; the JSON API sets the one that applies to it.
+  app.use(securityHeaders);
+  app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
+  app.use(createServiceRouter({ upstream, metrics }));
+  app.use(createOpenApiRouter(config));
+  app.use(createPagesRouter(config, reports, reportQuota));
+  app.use(createReportsApiRouter(reports, reportQuota));
+  if (config.ADMIN_TOKEN) app.use(createAdminRouter(reports, config.ADMIN_TOKEN));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
-  return app;
+
+  const listener = withCachedHits(app, { catalog, quota: catalogQuota, logger, metrics, now });
+  return Object.assign(listener, {
+    express: app,
+    listen: (port: number, host?: string) => createServer(listener).listen(port, host),
+    close: () => upstream.close(),
+  });
 }

@@ -19,7 +19,8 @@ function readConfig() {
 
 const config = readConfig();
 const logger = createLogger(config.LOG_LEVEL);
-const server = createApp({ config, logger }).listen(config.PORT, config.HOST);
+const app = createApp({ config, logger });
+const server = app.listen(config.PORT, config.HOST);
 await once(server, 'listening');
 logger.info({ port: config.PORT, host: config.HOST, upstream: config.UPSTREAM_BASE_URLS }, 'listening');
 
@@ -34,7 +35,10 @@ async function shutdown(signal: string): Promise<void> {
   server.closeIdleConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   clearTimeout(forced);
+  await app.close();
   logger.info('stopped');
+  // The logger writes asynchronously; let it finish before the process ends.
+  await new Promise<void>((resolve) => logger.flush(() => resolve()));
 }
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CacheTtlVariable } from '../config/schema.js';
 import { parseGenreList } from '../parsers/genreList.js';
 import { parseHomePage } from '../parsers/homePage.js';
 import { parseSearchPage } from '../parsers/searchPage.js';
@@ -29,8 +30,8 @@ export interface Endpoint<Query extends z.ZodType = z.ZodType, Data extends z.Zo
   query: Query;
   data: Data;
   paginated: boolean;
-  /** How long an answer stays fresh. */
-  ttlSeconds: number;
+  /** The configuration variable holding how long an answer stays fresh, in seconds. */
+  ttlVariable: CacheTtlVariable;
   upstreamPath(query: z.output<Query>, site: UpstreamSite): string;
   parse(html: string, pageUrl: string, query: z.output<Query>): ParsedPage<z.output<Data>>;
 }
@@ -54,7 +55,7 @@ export const endpoints = [
     query: PageQuery,
     data: HomeData,
     paginated: true,
-    ttlSeconds: 5 * 60,
+    ttlVariable: 'CACHE_TTL_HOME_S',
     upstreamPath: ({ page }) => pagedRoot(page),
     parse: (html, pageUrl) => parseHomePage(html, pageUrl),
   }),
@@ -65,7 +66,7 @@ export const endpoints = [
     query: SearchQuery,
     data: SearchData,
     paginated: true,
-    ttlSeconds: 10 * 60,
+    ttlVariable: 'CACHE_TTL_SEARCH_S',
     upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q })}`,
     parse: (html, pageUrl, { q }) => {
       const parsed = parseSearchPage(html, pageUrl);
@@ -79,7 +80,7 @@ export const endpoints = [
     query: NoQuery,
     data: GenresData,
     paginated: false,
-    ttlSeconds: 12 * 60 * 60,
+    ttlVariable: 'CACHE_TTL_GENRES_S',
     upstreamPath: () => '/',
     parse: (html, pageUrl) => parseGenreList(html, pageUrl),
   }),
@@ -90,7 +91,7 @@ export const endpoints = [
     query: PageQuery,
     data: OngoingSeriesData,
     paginated: true,
-    ttlSeconds: 10 * 60,
+    ttlVariable: 'CACHE_TTL_ONGOING_S',
     upstreamPath: ({ page }) => (page > 1 ? `/ongoing/page/${page}/` : '/ongoing/'),
     parse: (html, pageUrl) => parseSeriesListPage(html, pageUrl),
   }),
@@ -102,7 +103,7 @@ export const endpoints = [
     query: PageQuery,
     data: PopularSeriesData,
     paginated: true,
-    ttlSeconds: 30 * 60,
+    ttlVariable: 'CACHE_TTL_POPULAR_S',
     upstreamPath: ({ page }, { seriesPath }) => `${seriesPath}?order=popular&page=${page}`,
     parse: (html, pageUrl) => parsePopularSeriesPage(html, pageUrl),
   }),
@@ -114,7 +115,7 @@ export const endpoints = [
     query: PageQuery,
     data: NewMovieData,
     paginated: true,
-    ttlSeconds: 30 * 60,
+    ttlVariable: 'CACHE_TTL_NEW_MOVIE_S',
     upstreamPath: ({ page }, { seriesPath }) => `${seriesPath}?type=movie&order=update&page=${page}`,
     parse: (html, pageUrl) => parseNewMoviePage(html, pageUrl),
   }),

@@ -126,8 +126,10 @@ export function successEnvelope<T extends z.ZodType>(data: T) {
 
 export const ErrorCode = z.enum([
   'INVALID_PARAMETER',
+  'UNAUTHORIZED',
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
   'UPSTREAM_ERROR',
   'UPSTREAM_LAYOUT_CHANGED',
@@ -140,7 +142,7 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 export const ErrorDetail = z
   .object({
-    field: z.string().describe('The query parameter at fault'),
+    field: z.string().describe('The query parameter or body field at fault'),
     rule: z.string().describe('Which rule it broke'),
     message: z.string(),
   })
@@ -199,7 +201,9 @@ const pageParam = queryParam('page', (raw) => {
 
 const searchTerm = queryParam('q', (raw) => {
   if (raw === undefined) return { message: 'q is required: the text to search for', rule: 'required' };
-  const text = raw.trim();
+  // The upstream search ignores case and extra spaces, so the normalised form is what we search,
+  // cache and echo back as `query`.
+  const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
   if (text.length === 0) return { message: 'q must not be blank', rule: 'not blank' };
   // Counted in code points so that an emoji is one character, as everywhere else in the API.
   if ([...text].length > SEARCH_QUERY_MAX)
@@ -209,7 +213,7 @@ const searchTerm = queryParam('q', (raw) => {
     };
   return text;
 }).meta({
-  description: `Search text, 1 to ${SEARCH_QUERY_MAX} characters after trimming (required)`,
+  description: `Search text, 1 to ${SEARCH_QUERY_MAX} characters after trimming (required); searched and echoed in lower case with single spaces`,
   type: 'string',
   minLength: 1,
   maxLength: SEARCH_QUERY_MAX,

@@ -1,30 +1,55 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
+import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import type { AnswerCache, CachedAnswer } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints.js';
 
-/** A ready-to-send answer: the JSON bytes and what the HTTP layer needs to describe them. */
-export interface CatalogResponse {
-  body: Buffer;
-  etag: string;
-  /** When the upstream page was fetched (ms since epoch). */
-  fetchedAt: number;
-  ttlSeconds: number;
+/** An answer plus what the upstream did to produce it (logged on a miss). */
+export interface CatalogAnswer extends CachedAnswer {
   upstream: { url: string; status: number; attempts: number; durationMs: number };
 }
 
+export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+
+export interface CatalogResult {
+  answer: CatalogAnswer;
+  cacheStatus: CacheStatus;
+}
+
 export interface CatalogService {
-  get(endpoint: AnyEndpoint, query: unknown): Promise<CatalogResponse>;
+  /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
+  cached(endpoint: AnyEndpoint, query: Record<string, unknown>): CatalogResult | undefined;
+  /** A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key. */
+  fetch(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogResult>;
 }
 
 export interface CatalogServiceDeps {
   upstream: UpstreamClient;
   site: UpstreamSite;
   logger: Logger;
+  cache: AnswerCache<CatalogAnswer>;
+  ttlSeconds(endpoint: AnyEndpoint): number;
+  /** The cache's clock: fetchedAt, Age and freshness must all read the same one. */
+  now: () => number;
+  /** Told of every lookup's result, for the metrics. */
+  onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
 }
 
-export function createCatalogService({ upstream, site, logger }: CatalogServiceDeps): CatalogService {
-  async function get(endpoint: AnyEndpoint, query: unknown): Promise<CatalogResponse> {
+/**
+ * The key of an answer: endpoint, the validated query (defaults filled in, `q` normalised) in a
+ * fixed order, and the parser version, so that a parser fix never serves answers of the old parser.
+ */
+export function cacheKey(endpoint: AnyEndpoint, query: Record<string, unknown>): string {
+  const params = Object.keys(query)
+    .sort()
+    .map((name) => `${name}=${encodeURIComponent(String(query[name]))}`)
+    .join('&');
+  return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
+}
+
+export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined }: CatalogServiceDeps): CatalogService {
+  async function fetchAnswer(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogAnswer> {
     // The route validated `query` with this endpoint's own schema, so the cast is exact.
     const typedQuery = query as never;
     const started = performance.now();
@@ -38,17 +63,37 @@ export function createCatalogService({ upstream, site, logger }: CatalogServiceD
     // The ETag covers what the client reads (data, pagination, source) but not fetchedAt, so a
     // refetch of unchanged upstream data still revalidates with 304; hence a weak validator.
     const content = JSON.stringify({ data: parsed.data, pagination });
-    const meta = JSON.stringify({ source: page.url, fetchedAt: page.fetchedAt.toISOString() });
-    const body = Buffer.from(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`);
-    const etag = `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`;
+    const fetchedAt = now();
+    const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
     return {
-      body,
-      etag,
-      fetchedAt: page.fetchedAt.getTime(),
-      ttlSeconds: endpoint.ttlSeconds,
+      body: Buffer.from(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
+      etag: `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`,
+      fetchedAt,
+      ttlSeconds: ttlSeconds(endpoint),
       upstream: { url: page.url, status: page.status, attempts: page.attempts, durationMs },
     };
   }
 
-  return { get };
+  function cached(endpoint: AnyEndpoint, query: Record<string, unknown>): CatalogResult | undefined {
+    const key = cacheKey(endpoint, query);
+    const found = cache.lookup(key);
+    if (found === undefined) return undefined;
+    onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
+    if (found.freshness === 'fresh') return { answer: found.answer, cacheStatus: 'HIT' };
+    cache.refresh(key, () =>
+      fetchAnswer(endpoint, query).catch((error: unknown) => {
+        logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
+        throw error;
+      }),
+    );
+    return { answer: found.answer, cacheStatus: 'STALE' };
+  }
+
+  async function fetch(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogResult> {
+    onLookup('miss');
+    const answer = await cache.load(cacheKey(endpoint, query), () => fetchAnswer(endpoint, query));
+    return { answer, cacheStatus: 'MISS' };
+  }
+
+  return { cached, fetch };
 }

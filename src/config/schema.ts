@@ -30,6 +30,7 @@ const origin = z
   });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const SOLVERS = ['auto', 'chromium', 'flaresolverr', 'off'] as const;
 
 // Express's `trust proxy`: a hop count, a list of trusted addresses/subnets, or false.
 // `true` (trust every X-Forwarded-For) is refused: it lets any caller forge its address.
@@ -64,12 +65,38 @@ export const ConfigSchema = z.object({
     .transform((text) => `/${text.replace(/^\/|\/$/g, '')}/`)
     .default('/seri/'),
   UPSTREAM_TIMEOUT_MS: wholeNumber('UPSTREAM_TIMEOUT_MS', 100, 120000).default(10000),
+  // Upstream resilience (src/upstream/): the challenge solver, the breaker and the origin failover.
+  SOLVER: z.enum(SOLVERS, { error: `SOLVER must be one of ${SOLVERS.join(', ')}` }).default('auto'),
+  CHROMIUM_PATH: z.string().trim().regex(/^\//, 'CHROMIUM_PATH must be an absolute path such as /usr/bin/chromium').default('/usr/bin/chromium'),
+  FLARESOLVERR_URL: z.string().trim().pipe(origin).optional(),
+  UPSTREAM_SOLVE_TIMEOUT_MS: wholeNumber('UPSTREAM_SOLVE_TIMEOUT_MS', 1000, 300000).default(30000),
+  UPSTREAM_BREAKER_THRESHOLD: wholeNumber('UPSTREAM_BREAKER_THRESHOLD', 1, 1000).default(5),
+  UPSTREAM_BREAKER_COOLDOWN_MS: wholeNumber('UPSTREAM_BREAKER_COOLDOWN_MS', 100, 3600000).default(30000),
+  UPSTREAM_ORIGIN_RECHECK_MS: wholeNumber('UPSTREAM_ORIGIN_RECHECK_MS', 100, 86400000).default(900000),
+  UPSTREAM_BROWSER_MODE_MS: wholeNumber('UPSTREAM_BROWSER_MODE_MS', 1000, 86400000).default(900000),
+  BROWSER_IDLE_MS: wholeNumber('BROWSER_IDLE_MS', 100, 86400000).default(300000),
   RATE_LIMIT_MAX: wholeNumber('RATE_LIMIT_MAX', 1, 1000000).default(50),
   RATE_LIMIT_WINDOW_MS: wholeNumber('RATE_LIMIT_WINDOW_MS', 1000, 86400000).default(3600000),
   REPORT_RATE_LIMIT_MAX: wholeNumber('REPORT_RATE_LIMIT_MAX', 1, 10000).default(5),
+  CACHE_MAX_MB: wholeNumber('CACHE_MAX_MB', 1, 4096).default(64),
+  CACHE_STALE_MAX_S: wholeNumber('CACHE_STALE_MAX_S', 0, 604800).default(86400),
+  // How long each endpoint's answers stay fresh (seconds); each endpoint names its variable.
+  CACHE_TTL_HOME_S: wholeNumber('CACHE_TTL_HOME_S', 1, 604800).default(300),
+  CACHE_TTL_SEARCH_S: wholeNumber('CACHE_TTL_SEARCH_S', 1, 604800).default(600),
+  CACHE_TTL_GENRES_S: wholeNumber('CACHE_TTL_GENRES_S', 1, 604800).default(43200),
+  CACHE_TTL_ONGOING_S: wholeNumber('CACHE_TTL_ONGOING_S', 1, 604800).default(600),
+  CACHE_TTL_POPULAR_S: wholeNumber('CACHE_TTL_POPULAR_S', 1, 604800).default(1800),
+  CACHE_TTL_NEW_MOVIE_S: wholeNumber('CACHE_TTL_NEW_MOVIE_S', 1, 604800).default(1800),
   TRUST_PROXY: trustProxy.default(false),
   DATA_DIR: z.string().trim().min(1).default('./data'),
+  // Unset means the operator endpoints (/admin/*) do not exist at all.
+  ADMIN_TOKEN: z.string().trim().min(24, 'ADMIN_TOKEN must be at least 24 characters (e.g. openssl rand -hex 24)').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+}).superRefine((config, ctx) => {
+  if (config.SOLVER === 'flaresolverr' && config.FLARESOLVERR_URL === undefined)
+    ctx.addIssue({ code: 'custom', path: ['FLARESOLVERR_URL'], message: 'SOLVER=flaresolverr needs FLARESOLVERR_URL (e.g. http://127.0.0.1:8191)' });
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+export type CacheTtlVariable = Extract<keyof Config, `CACHE_TTL_${string}`>;

@@ -1,7 +1,23 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../config/logger.js';
 import { ENDPOINT_PATHS } from '../catalog/endpoints.js';
+import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
 import { describeError, RouteNotFoundError } from './errors.js';
+
+/** The contract's error envelope for `error` on `path`; failures of ours (5xx) are logged here. */
+export function errorAnswer(error: unknown, path: string, requestId: string, logger: Logger) {
+  const described = describeError(error);
+  if (described.status >= 500) logger.error({ err: error, code: described.code, requestId }, 'request failed');
+  const endpoint = ENDPOINT_PATHS.includes(path) ? path : 'other';
+  const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
+  const envelope = {
+    status: 'error',
+    error: { code: described.code, message: described.message, details: described.details },
+    requestId,
+    reportUrl,
+  };
+  return { described, envelope, reportUrl };
+}
 
 /** The last plain middleware: whatever reached it matched no route. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -9,28 +25,26 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The single place an error becomes a response: the contract's envelope, a fresh body per request,
- * never a stack trace or upstream HTML. Express knows it is an error handler by its four arguments.
+ * The single place an error becomes a response: the contract's envelope (or, for a browser asking
+ * for a page, an error page), a fresh body per request, never a stack trace or upstream HTML. Express knows it is an error handler by its four arguments.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    const described = describeError(error);
-    const log = res.locals.log ?? logger;
-    if (described.status >= 500) log.error({ err: error, code: described.code }, 'request failed');
+    const { described, envelope, reportUrl } = errorAnswer(error, req.path, res.locals.requestId, logger);
     res.locals.errorCode = described.code;
-
-    const endpoint = ENDPOINT_PATHS.includes(req.path) ? req.path : 'other';
-    const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
-    res
-      .status(described.status)
-      .set(described.headers)
-      .set('Cache-Control', 'no-store')
-      .json({
-        status: 'error',
-        error: { code: described.code, message: described.message, details: described.details },
-        requestId: res.locals.requestId,
-        reportUrl,
-      });
+    res.status(described.status).set(described.headers).set('Cache-Control', 'no-store');
+    if (!wantsErrorPage(req)) {
+      res.json(envelope);
+      return;
+    }
+    const view = errorPageView(described.status, described.code, res.locals.requestId, reportUrl);
+    // With a callback, a template failure cannot fall through to Express's default handler and its stack trace.
+    res.render('error', view, (renderError: Error | null, html: string) => {
+      if (renderError) {
+        logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');
+        res.json(envelope);
+      } else res.send(html);
+    });
   };
 }

@@ -1,11 +1,15 @@
 import type { ErrorCode, ErrorDetail } from '../catalog/schemas.js';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
+import type { ReportCategory } from '../reports/schema.js';
 import {
+  type BlockReason,
   UpstreamBadResponseError,
   UpstreamBlockedError,
   UpstreamMovedError,
   UpstreamNotFoundError,
+  UpstreamSuspectPageError,
   UpstreamTimeoutError,
+  UpstreamUnavailableError,
 } from '../upstream/errors.js';
 
 /** A query parameter broke its rule; `details` names each field. */
@@ -46,7 +50,25 @@ export class RateLimitedError extends Error {
   }
 }
 
-export type ReportCategory = 'bug' | 'api-down' | 'wrong-data' | 'slow' | 'feature' | 'other';
+/** A request body (a report) is unreadable or breaks a field's rule; `details` names each field. */
+export class InvalidBodyError extends Error {
+  override readonly name = 'InvalidBodyError';
+  constructor(readonly details: ErrorDetail[]) {
+    super(`Invalid field${details.length > 1 ? 's' : ''}: ${[...new Set(details.map((d) => d.field))].join(', ')}`);
+  }
+}
+
+export class PayloadTooLargeError extends Error {
+  override readonly name = 'PayloadTooLargeError';
+  constructor(readonly limitBytes: number) {
+    super(`Request body over ${limitBytes} bytes`);
+  }
+}
+
+/** The operator endpoints need `Authorization: Bearer <ADMIN_TOKEN>`. */
+export class UnauthorizedError extends Error {
+  override readonly name = 'UnauthorizedError';
+}
 
 export interface DescribedError {
   status: number;
@@ -67,11 +89,39 @@ const internalError = (): DescribedError => ({
   headers: {},
 });
 
+const BLOCKED_MESSAGES: Record<BlockReason, string> = {
+  'no-solver': "The upstream's anti-bot protection stands in the way and this service has no challenge solver configured.",
+  'solve-failed': "The upstream's anti-bot challenge could not be solved right now.",
+  'solve-pending': "The upstream's anti-bot challenge is still being solved; the next request should get through.",
+  refused: "The upstream's anti-bot protection refuses this service right now.",
+  firewall: "The upstream's firewall blocks this service.",
+  'rate-limited': 'The upstream is rate limiting this service, which pauses its requests as asked.',
+};
+
 /** The one table from error type to HTTP status, contract code and a message a person can act on. */
 export function describeError(error: unknown): DescribedError {
   const base = { details: [] as ErrorDetail[], headers: {} as Record<string, string> };
   if (error instanceof InvalidParameterError)
     return { ...base, status: 400, code: 'INVALID_PARAMETER', message: `${error.message}. See details.`, details: error.details, reportCategory: 'bug' };
+  if (error instanceof InvalidBodyError)
+    return { ...base, status: 400, code: 'INVALID_PARAMETER', message: `${error.message}. See details.`, details: error.details, reportCategory: 'bug' };
+  if (error instanceof PayloadTooLargeError)
+    return {
+      ...base,
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The request body is larger than ${Math.round(error.limitBytes / 1024)} KB. Shorten the text and send it again.`,
+      reportCategory: 'bug',
+    };
+  if (error instanceof UnauthorizedError)
+    return {
+      ...base,
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'Send the operator token as "Authorization: Bearer <ADMIN_TOKEN>".',
+      reportCategory: 'other',
+      headers: { 'WWW-Authenticate': 'Bearer realm="admin"' },
+    };
   if (error instanceof RouteNotFoundError)
     return { ...base, status: 404, code: 'NOT_FOUND', message: error.message, reportCategory: 'bug' };
   if (error instanceof MethodNotAllowedError)
@@ -106,7 +156,16 @@ export function describeError(error: unknown): DescribedError {
       ...base,
       status: 503,
       code: 'UPSTREAM_BLOCKED',
-      message: `The upstream's anti-bot protection could not be passed right now. Retry after ${error.retryAfterSeconds} seconds.`,
+      message: `${BLOCKED_MESSAGES[error.reason]} Retry after ${error.retryAfterSeconds} seconds.`,
+      reportCategory: 'api-down',
+      headers: { 'Retry-After': String(error.retryAfterSeconds) },
+    };
+  if (error instanceof UpstreamUnavailableError)
+    return {
+      ...base,
+      status: 503,
+      code: 'UPSTREAM_UNAVAILABLE',
+      message: `The upstream site keeps failing, so this service is giving it a short pause. Retry after ${error.retryAfterSeconds} seconds.`,
       reportCategory: 'api-down',
       headers: { 'Retry-After': String(error.retryAfterSeconds) },
     };
@@ -124,6 +183,14 @@ export function describeError(error: unknown): DescribedError {
       status: 502,
       code: 'UPSTREAM_ERROR',
       message: 'The upstream site redirected to another domain; it has probably moved. Please report it so we can follow the move.',
+      reportCategory: 'api-down',
+    };
+  if (error instanceof UpstreamSuspectPageError)
+    return {
+      ...base,
+      status: 502,
+      code: 'UPSTREAM_ERROR',
+      message: 'The upstream domain answers with a page that is not the catalog (parked or moved?). Please report it so we can follow the move.',
       reportCategory: 'api-down',
     };
   if (error instanceof UpstreamBadResponseError)

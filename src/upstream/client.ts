@@ -1,162 +1,347 @@
-import http from 'node:http';
-import https from 'node:https';
-import { setTimeout as sleep } from 'node:timers/promises';
-import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { classifyAnswer } from './classify.js';
+import { ExponentialBackoff, TaskCancelledError, TimeoutStrategy, handleWhen, retry, timeout } from 'cockatiel';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../config/logger.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { createOriginBreakers } from './breaker.js';
+import { createChallengeGate, type ChallengeGate } from './challenge/gate.js';
+import type { Clearance } from './challenge/clearance.js';
+import { createSolver, type ChallengeSolver } from './challenge/solver.js';
+import { classifyAnswer, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
 import {
   UpstreamBadResponseError,
   UpstreamBlockedError,
   UpstreamError,
   UpstreamMovedError,
   UpstreamNotFoundError,
+  UpstreamSuspectPageError,
   UpstreamTimeoutError,
+  UpstreamUnavailableError,
 } from './errors.js';
+import { requestHeaders } from './headers.js';
+import { createHostPauses } from './hostPause.js';
+import { createHttpTransport } from './http.js';
+import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
+import { createOriginStore } from './originStore.js';
+import { createOriginPool } from './origins.js';
 
 export interface UpstreamPage {
-  /** The URL that finally answered (after same-origin redirects). */
+  /** The URL that finally answered (after same-origin redirects), on the origin that served it. */
   url: string;
   status: number;
   html: string;
-  fetchedAt: Date;
   attempts: number;
 }
 
+/** What the catalog service needs: one page, by path, from whichever origin serves it now. */
 export interface UpstreamClient {
+  /** The origin pages are fetched from now. */
   readonly origin: string;
   /** Fetches one page (path plus query, e.g. "/ongoing/page/2/") within the page deadline. */
   fetchPage(path: string): Promise<UpstreamPage>;
 }
 
+export interface ResilientUpstreamClient extends UpstreamClient {
+  /** Live health for /health/upstream and the landing page. */
+  status(): UpstreamStatus;
+  /** Closes the solver's browser. */
+  close(): Promise<void>;
+}
+
 export interface UpstreamClientOptions {
-  origin: string;
-  /** Deadline for one page, retries and queueing included. */
+  /** Ordered origins (UPSTREAM_BASE_URLS). */
+  origins: readonly string[];
+  /** Deadline for one page: retries, solves, failover and queueing included. */
   timeoutMs: number;
+  /** Where the adopted origin is persisted. */
+  dataDir: string;
+  logger: Logger;
+  metrics?: Metrics;
+  solver?: ChallengeSolver | null;
   /** Concurrent connections per upstream host, so that we stay polite. */
   maxConnectionsPerHost?: number;
   /** Retries after the first attempt, on network errors and 5xx only. */
   maxRetries?: number;
+  breakerThreshold?: number;
+  breakerCooldownMs?: number;
+  /** How long a set-aside origin is skipped, and how often earlier origins are retried. */
+  originRecheckMs?: number;
+  /** How long an origin that refuses a handed-over cookie is fetched through the browser. */
+  browserModeMs?: number;
 }
-
-// A current desktop Chrome on Windows, with the headers it sends on a top-level navigation.
-// The upstream sits behind Cloudflare, which scores requests that do not look like a browser.
-const BROWSER_HEADERS = {
-  'User-Agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
-  Accept:
-    'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8',
-  'Accept-Language': 'id-ID,id;q=0.9,en-US;q=0.8,en;q=0.7',
-  'Accept-Encoding': 'gzip, deflate, br',
-  'Sec-CH-UA': '"Chromium";v="156", "Google Chrome";v="156", "Not.A/Brand";v="99"',
-  'Sec-CH-UA-Mobile': '?0',
-  'Sec-CH-UA-Platform': '"Windows"',
-  'Sec-Fetch-Dest': 'document',
-  'Sec-Fetch-Mode': 'navigate',
-  'Sec-Fetch-Site': 'none',
-  'Sec-Fetch-User': '?1',
-  'Upgrade-Insecure-Requests': '1',
-};
 
 const MAX_REDIRECTS = 3;
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
-const BACKOFF_BASE_MS = 250;
-const BLOCKED_RETRY_AFTER_SECONDS = 60;
+/** Pause after a 429 that does not say how long. */
+const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
+/** A firewall block will not lift soon; a retry in seconds would only annoy it. */
+const FIREWALL_RETRY_AFTER_SECONDS = 300;
 
-export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
-  const maxSockets = options.maxConnectionsPerHost ?? 4;
-  const maxRetries = options.maxRetries ?? 2;
-  // The agents' maxSockets is the per-host concurrency cap: further requests queue for a socket,
-  // and the page deadline's abort signal takes them out of that queue.
-  const transport: AxiosInstance = axios.create({
-    httpAgent: new http.Agent({ keepAlive: true, maxSockets }),
-    httpsAgent: new https.Agent({ keepAlive: true, maxSockets }),
-    headers: BROWSER_HEADERS,
-    decompress: true,
-    maxRedirects: 0,
-    maxContentLength: MAX_BODY_BYTES,
-    responseType: 'text',
-    transformResponse: (data: unknown) => data,
-    validateStatus: () => true,
+/** Builds the client the configuration describes, solver included. */
+export function createUpstreamClientFromConfig(config: Config, logger: Logger, metrics: Metrics): ResilientUpstreamClient {
+  return createUpstreamClient({
+    origins: config.UPSTREAM_BASE_URLS,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    dataDir: config.DATA_DIR,
+    logger,
+    metrics,
+    solver: createSolver(config, logger),
+    breakerThreshold: config.UPSTREAM_BREAKER_THRESHOLD,
+    breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
+    originRecheckMs: config.UPSTREAM_ORIGIN_RECHECK_MS,
+    browserModeMs: config.UPSTREAM_BROWSER_MODE_MS,
   });
-
-  async function fetchPage(path: string): Promise<UpstreamPage> {
-    const startUrl = new URL(path, options.origin).href;
-    const deadline = AbortSignal.timeout(options.timeoutMs);
-    const deadlineAt = Date.now() + options.timeoutMs;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { ...(await fetchFollowingRedirects(startUrl, deadline)), attempts: attempt };
-      } catch (error) {
-        if (deadline.aborted) {
-          throw new UpstreamTimeoutError(`No answer from the upstream within ${options.timeoutMs} ms`, startUrl, {
-            cause: error,
-          });
-        }
-        const retryable = isRetryable(error);
-        const delay = jitteredBackoff(attempt);
-        if (!retryable || attempt > maxRetries || Date.now() + delay >= deadlineAt) throw toUpstreamError(error, startUrl);
-        await sleep(delay, undefined, { signal: deadline }).catch(() => undefined);
-      }
-    }
-  }
-
-  async function fetchFollowingRedirects(url: string, signal: AbortSignal): Promise<Omit<UpstreamPage, 'attempts'>> {
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const response: AxiosResponse<string> = await transport.get(current, { signal });
-      const body = typeof response.data === 'string' ? response.data : '';
-      const verdict = classifyAnswer({ status: response.status, headers: flatHeaders(response), body, url: current });
-      switch (verdict.kind) {
-        case 'ok':
-          return { url: current, status: response.status, html: body, fetchedAt: new Date() };
-        case 'redirect':
-          current = verdict.location;
-          continue;
-        case 'moved':
-          throw new UpstreamMovedError(`The upstream redirected to another site (${verdict.location})`, current, verdict.location);
-        case 'challenge':
-          throw new UpstreamBlockedError('The upstream answered with an anti-bot challenge page', current, BLOCKED_RETRY_AFTER_SECONDS);
-        case 'rate-limited':
-          throw new UpstreamBlockedError(
-            'The upstream is rate limiting us',
-            current,
-            verdict.retryAfterSeconds ?? BLOCKED_RETRY_AFTER_SECONDS,
-          );
-        case 'blocked':
-          throw new UpstreamBlockedError('The upstream firewall blocked the request', current, BLOCKED_RETRY_AFTER_SECONDS);
-        case 'not-found':
-          throw new UpstreamNotFoundError(`The upstream has no page at ${current}`, current);
-        case 'upstream-error':
-          throw new UpstreamBadResponseError(`The upstream answered HTTP ${response.status}`, current, response.status);
-      }
-    }
-    throw new UpstreamBadResponseError(`More than ${MAX_REDIRECTS} redirects`, url, null);
-  }
-
-  return { origin: options.origin, fetchPage };
 }
 
-function flatHeaders(response: AxiosResponse): Record<string, string | undefined> {
-  const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(response.headers)) {
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value == null ? undefined : String(value);
-  }
-  return headers;
+/** Failures that say the origin is in trouble; the breaker counts them. */
+function countsAgainstOrigin(error: unknown): boolean {
+  if (error instanceof UpstreamBadResponseError) return true;
+  return error instanceof UpstreamBlockedError && ['firewall', 'solve-failed', 'refused'].includes(error.reason);
 }
 
 /** Only network failures and upstream 5xx are worth another try; walls and 404s are not. */
 function isRetryable(error: unknown): boolean {
-  if (error instanceof UpstreamBadResponseError) return error.status !== null && error.status >= 500;
-  if (error instanceof UpstreamError) return false;
-  return axios.isAxiosError(error) && error.response === undefined && error.code !== 'ERR_BAD_RESPONSE';
+  return error instanceof UpstreamBadResponseError && (error.status === null || error.status >= 500);
 }
 
-function toUpstreamError(error: unknown, url: string): UpstreamError {
-  if (error instanceof UpstreamError) return error;
-  const reason = axios.isAxiosError(error) ? (error.code ?? error.message) : String(error);
-  return new UpstreamBadResponseError(`Could not read the upstream page (${reason})`, url, null, { cause: error });
+/** One page fetch: its deadline, and a note of whether it waits for a solve, so the deadline can say what it interrupted. */
+interface PageFetch {
+  signal: AbortSignal;
+  deadlineAt: number;
+  track(solving: boolean): void;
 }
 
-/** Exponential backoff with ±50 % jitter, so that retries from many requests do not line up. */
-function jitteredBackoff(attempt: number): number {
-  return Math.round(BACKOFF_BASE_MS * 2 ** (attempt - 1) * (0.5 + Math.random()));
+
+// The home page of the AnimeStream theme: a WordPress page with the theme's card lists.
+export function looksLikeCatalogHome(html: string): boolean {
+  return html.includes('/wp-content/') && /class="[^"]*\blistupd\b/.test(html) && /class="[^"]*\bbsx\b/.test(html);
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): ResilientUpstreamClient {
+  const { logger } = options;
+  const metrics = options.metrics ?? createMetrics();
+  const solver = options.solver ?? null;
+  const monitor = createUpstreamMonitor({
+    metrics,
+    origin: options.origins[0] ?? '',
+    solver: { kind: solver?.kind ?? 'off', available: solver !== null },
+  });
+  const http = createHttpTransport({ maxConnectionsPerHost: options.maxConnectionsPerHost ?? 4 });
+  const gate: ChallengeGate = createChallengeGate({ solver, monitor, logger, browserModeMs: options.browserModeMs ?? 15 * 60_000 });
+  const pauses = createHostPauses();
+  const breakers = createOriginBreakers({
+    threshold: options.breakerThreshold ?? 5,
+    cooldownMs: options.breakerCooldownMs ?? 30_000,
+    countsAsFailure: countsAgainstOrigin,
+    monitor,
+  });
+  const recheckMs = options.originRecheckMs ?? 15 * 60_000;
+  const pool = createOriginPool({ configured: options.origins, store: createOriginStore(options.dataDir), recheckMs, monitor, logger });
+  // Decorrelated jitter, so that retries from many requests do not line up.
+  const retries = retry(handleWhen(isRetryable), {
+    maxAttempts: options.maxRetries ?? 2,
+    backoff: new ExponentialBackoff({ initialDelay: 250, maxDelay: 2000 }),
+  });
+  // Aggressive: the caller gets its answer at the deadline even if something inside ignores the signal.
+  const deadline = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
+  const failovers = new Map<string, Promise<string | null>>();
+
+  async function fetchPage(path: string): Promise<UpstreamPage> {
+    recheckEarlierOrigins();
+    const startUrl = new URL(path, pool.current()).href;
+    const deadlineAt = Date.now() + options.timeoutMs;
+    let solving = false;
+    const track = (now: boolean) => {
+      solving = now;
+    };
+    try {
+      const page = await deadline.execute(({ signal }) => fetchWithFailover(path, { signal, deadlineAt, track }));
+      monitor.succeeded(page.url);
+      return page;
+    } catch (error) {
+      const failure = error instanceof TaskCancelledError ? deadlineError(startUrl, solving, error) : error;
+      if (failure instanceof UpstreamError && !(failure instanceof UpstreamNotFoundError)) monitor.failed(failure.url, failure.message);
+      throw failure;
+    }
+  }
+
+  function deadlineError(url: string, solving: boolean, cause: unknown): UpstreamError {
+    if (solving)
+      return new UpstreamBlockedError("The upstream's anti-bot challenge is still being solved", url, 10, 'solve-pending', { cause });
+    return new UpstreamTimeoutError(`No answer from the upstream within ${options.timeoutMs} ms`, url, { cause });
+  }
+
+  /** Errors after which another origin is tried: the site moved, is not the catalog, or keeps failing. */
+  function failoverTrigger(origin: string, error: unknown): { reason: string; preferred?: string } | null {
+    if (error instanceof UpstreamMovedError) return { reason: `redirects to ${error.location}`, preferred: new URL(error.location).origin };
+    if (error instanceof UpstreamSuspectPageError) return { reason: 'answers pages that are not the catalog' };
+    if (error instanceof UpstreamUnavailableError || (countsAgainstOrigin(error) && breakers.isOpen(origin)))
+      return { reason: 'keeps failing (breaker open)' };
+    return null;
+  }
+
+  async function fetchWithFailover(path: string, state: PageFetch): Promise<UpstreamPage> {
+    const origin = pool.current();
+    try {
+      return await fetchFromOrigin(origin, path, state);
+    } catch (error) {
+      const trigger = failoverTrigger(origin, error);
+      if (trigger === null || state.signal.aborted) throw error;
+      const next = await failover(origin, trigger, state);
+      if (next === null) throw error;
+      return fetchFromOrigin(next, path, state);
+    }
+  }
+
+  /** Sets `from` aside and adopts the first candidate that validates; one failover per origin at a time. */
+  function failover(from: string, trigger: { reason: string; preferred?: string }, state: PageFetch): Promise<string | null> {
+    const running = failovers.get(from);
+    if (running) return running;
+    const attempt = (async () => {
+      if (pool.current() !== from) return pool.current();
+      pool.setAside(from, trigger.reason);
+      for (const candidate of pool.candidates(trigger.preferred)) {
+        if (await validates(candidate, state)) {
+          await pool.adopt(candidate, `${from} ${trigger.reason}`, candidate === trigger.preferred ? from : undefined);
+          return candidate;
+        }
+        pool.setAside(candidate, 'its home page does not look like the catalog');
+      }
+      return null;
+    })().finally(() => failovers.delete(from));
+    failovers.set(from, attempt);
+    return attempt;
+  }
+
+  /** A candidate origin is good when its home page, fetched through the whole ladder, looks like the theme. */
+  async function validates(origin: string, state: PageFetch): Promise<boolean> {
+    try {
+      return looksLikeCatalogHome((await fetchFromOrigin(origin, '/', state)).html);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Set-aside origins ahead of the current one are retried in the background, once per interval. */
+  function recheckEarlierOrigins(): void {
+    const due = pool.dueForRecheck();
+    if (due.length === 0) return;
+    const state: PageFetch = { signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
+    void (async () => {
+      for (const origin of due) {
+        if (await validates(origin, state)) {
+          await pool.adopt(origin, 'it answers like the catalog again');
+          return;
+        }
+      }
+    })();
+  }
+
+  function fetchFromOrigin(origin: string, path: string, state: PageFetch): Promise<UpstreamPage> {
+    const url = new URL(path, origin).href;
+    return breakers.run(origin, url, () => retries.execute(({ attempt }) => fetchOnce(origin, url, attempt + 1, state), state.signal));
+  }
+
+  async function send(origin: string, url: string, signal: AbortSignal) {
+    const used = gate.clearance(origin);
+    const transport = gate.transport(origin);
+    const outcome: UpstreamAnswer | UpstreamFailure = transport
+      ? await transport.fetch(url)
+      : await http.get(url, requestHeaders(used), signal);
+    return { outcome, used, viaBrowser: transport !== undefined };
+  }
+
+  /**
+   * One attempt at one page: follows same-origin redirects, and on a challenge gets a clearance
+   * (shared solve), or, when a fresh one is refused, switches the origin to the browser page.
+   */
+  async function fetchOnce(origin: string, startUrl: string, attempts: number, state: PageFetch): Promise<UpstreamPage> {
+    let url = startUrl;
+    let redirects = 0;
+    let fresh: Clearance | null = null;
+    await pauses.waitFor(origin, url, state.deadlineAt, state.signal);
+    for (;;) {
+      const { outcome, used, viaBrowser } = await send(origin, url, state.signal);
+      const verdict = classifyAnswer(outcome);
+      monitor.fetched(origin, verdict.kind);
+      switch (verdict.kind) {
+        case 'ok': {
+          const answer = outcome as UpstreamAnswer;
+          return { url: answer.url, status: answer.status, html: servedBy(answer.body, origin), attempts };
+        }
+        case 'redirect':
+          if (++redirects > MAX_REDIRECTS) throw new UpstreamBadResponseError(`More than ${MAX_REDIRECTS} redirects`, startUrl, null);
+          url = verdict.location;
+          continue;
+        case 'challenge':
+          monitor.challenged(origin);
+          fresh = await passChallenge(url, used, fresh, viaBrowser, state);
+          continue;
+        case 'moved':
+          throw new UpstreamMovedError(`The upstream redirected to another site (${verdict.location}) that could not be used`, url, verdict.location);
+        case 'rate-limited': {
+          const seconds = verdict.retryAfterSeconds ?? DEFAULT_RATE_LIMIT_PAUSE_SECONDS;
+          pauses.pause(origin, seconds);
+          throw new UpstreamBlockedError('The upstream is rate limiting us', url, Math.max(1, seconds), 'rate-limited');
+        }
+        case 'blocked':
+          throw new UpstreamBlockedError('The upstream firewall blocked the request', url, FIREWALL_RETRY_AFTER_SECONDS, 'firewall');
+        case 'not-found':
+          throw new UpstreamNotFoundError(`The upstream has no page at ${url}`, url);
+        case 'upstream-error':
+          throw new UpstreamBadResponseError(`The upstream answered HTTP ${(outcome as UpstreamAnswer).status}`, url, (outcome as UpstreamAnswer).status);
+        case 'transient':
+          throw new UpstreamBadResponseError(`Could not read the upstream page (${verdict.reason})`, url, null);
+        case 'suspect':
+          throw new UpstreamSuspectPageError('The upstream answered a page that is not the catalog (a parked or moved site?)', url);
+      }
+    }
+  }
+
+  /**
+   * The ladder on a challenge: first a clearance (someone else's newer one, or a shared solve);
+   * if the fresh one is challenged too, the browser page; if even that is, give up.
+   */
+  async function passChallenge(
+    url: string,
+    used: Clearance | undefined,
+    fresh: Clearance | null,
+    viaBrowser: boolean,
+    { signal, track }: PageFetch,
+  ): Promise<Clearance> {
+    if (fresh !== null && viaBrowser)
+      throw new UpstreamBlockedError("The upstream's anti-bot wall refuses even the browser", url, FIREWALL_RETRY_AFTER_SECONDS, 'refused');
+    // Left set when this throws: a deadline that interrupts the solve is reported as a wall, not a timeout.
+    track(true);
+    const clearance = fresh ?? (await gate.cleared(url, used, signal));
+    // A fresh clearance refused by the light client, or a browser page whose own clearance ran out.
+    if (fresh !== null || viaBrowser) await openBrowserTransport(clearance, signal);
+    track(false);
+    return clearance;
+  }
+
+  async function openBrowserTransport(clearance: Clearance, signal: AbortSignal): Promise<void> {
+    try {
+      await gate.useBrowser(clearance, signal);
+    } catch (error) {
+      if (error instanceof UpstreamBlockedError) throw error;
+      throw new UpstreamBlockedError('The browser page for the upstream could not be opened', clearance.origin, 60, 'refused', { cause: error });
+    }
+  }
+
+  /** Links to the other known origins are rewritten, so our URLs name the origin that served the page. */
+  function servedBy(html: string, origin: string): string {
+    let result = html;
+    for (const other of pool.list()) {
+      if (other.origin !== origin) result = result.replaceAll(other.origin, origin);
+    }
+    return result;
+  }
+
+  return {
+    get origin() {
+      return pool.current();
+    },
+    fetchPage,
+    status: () => monitor.status(),
+    close: () => gate.close(),
+  };
 }

@@ -17,6 +17,17 @@ export class UpstreamTimeoutError extends UpstreamError {
   override readonly name = 'UpstreamTimeoutError';
 }
 
+/** Why a wall stood in the way. */
+export type BlockReason =
+  | 'no-solver'
+  | 'solve-failed'
+  /** A solve still running at the request's deadline. */
+  | 'solve-pending'
+  /** Challenged again even through the browser. */
+  | 'refused'
+  | 'firewall'
+  | 'rate-limited';
+
 /** An anti-bot wall (challenge page, firewall block or upstream rate limit) stood in the way. */
 export class UpstreamBlockedError extends UpstreamError {
   override readonly name = 'UpstreamBlockedError';
@@ -24,9 +35,28 @@ export class UpstreamBlockedError extends UpstreamError {
     message: string,
     url: string,
     readonly retryAfterSeconds: number,
+    readonly reason: BlockReason,
+    options?: { cause?: unknown },
+  ) {
+    super(message, url, options);
+  }
+}
+
+/** The upstream host keeps failing, so its circuit breaker is open and nothing is sent to it. */
+export class UpstreamUnavailableError extends UpstreamError {
+  override readonly name = 'UpstreamUnavailableError';
+  constructor(
+    message: string,
+    url: string,
+    readonly retryAfterSeconds: number,
   ) {
     super(message, url);
   }
+}
+
+/** A 200 that is not the catalog at all (a parked domain, a "we have moved" page). */
+export class UpstreamSuspectPageError extends UpstreamError {
+  override readonly name = 'UpstreamSuspectPageError';
 }
 
 /** The upstream answered with an error status (5xx, or an unexpected 4xx) or could not be reached. */

@@ -1,16 +1,16 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Express } from 'express';
-import { createApp } from '../../src/app.js';
+import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
-import type { UpstreamClient } from '../../src/upstream/client.js';
+import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
 export interface TestStack {
-  app: Express;
+  /** The service's request listener, cached-hit path included, as main.ts serves it. */
+  app: App;
   simulator: Simulator;
   config: Config;
   close(): Promise<void>;
@@ -18,7 +18,7 @@ export interface TestStack {
 
 /** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
 export async function startTestStack(
-  options: { simulator?: SimulatorOptions; env?: Record<string, string>; upstream?: UpstreamClient } = {},
+  options: { simulator?: SimulatorOptions; env?: Record<string, string>; upstream?: ResilientUpstreamClient; now?: () => number } = {},
 ): Promise<TestStack> {
   const simulator = await startSimulator(options.simulator);
   const config = loadConfig({
@@ -28,8 +28,18 @@ export async function startTestStack(
     LOG_LEVEL: 'silent',
     // Suites make many requests from one address; the rate-limit tests set their own quota.
     RATE_LIMIT_MAX: '100000',
+    // No browser unless a test asks for one: a challenge then answers 503 at once.
+    SOLVER: 'off',
     ...options.env,
   });
-  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream });
-  return { app, simulator, config, close: () => simulator.close() };
+  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream, now: options.now });
+  return {
+    app,
+    simulator,
+    config,
+    close: async () => {
+      await app.close();
+      await simulator.close();
+    },
+  };
 }

@@ -1,18 +1,15 @@
 import request from 'supertest';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorEnvelope } from '../../src/catalog/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack;
 
-beforeAll(async () => {
+// A fresh app (and so an empty cache) and simulator for every test.
+beforeEach(async () => {
   stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
 });
-afterAll(() => stack.close());
-beforeEach(() => {
-  stack.simulator.clearFaults();
-  stack.simulator.resetHits();
-});
+afterEach(() => stack.close());
 
 /** Checks the contract's error envelope and returns it; the body must never carry upstream HTML or a stack. */
 function expectErrorEnvelope(response: request.Response, status: number, code: string) {
@@ -93,7 +90,8 @@ describe('upstream failures map to the contract', () => {
     }
   });
 
-  it('reports a redirect to another origin as 502 UPSTREAM_ERROR naming the move', async () => {
+  // A move target that validates is adopted instead (test/integration/upstreamFailover.test.ts).
+  it('reports a redirect to another origin that cannot be validated as 502 UPSTREAM_ERROR naming the move', async () => {
     stack.simulator.setFaults([{ kind: 'redirect', location: 'http://127.0.0.2:9' }]);
     const response = await request(stack.app).get('/catalog/home');
     const body = expectErrorEnvelope(response, 502, 'UPSTREAM_ERROR');
@@ -124,6 +122,10 @@ describe('errors of our own', () => {
       upstream: {
         origin: 'http://127.0.0.1:9',
         fetchPage: () => Promise.reject(new TypeError('boom at parse (/srv/app/src/x.ts:1:1)')),
+        status: () => {
+          throw new Error('not read by this test');
+        },
+        close: () => Promise.resolve(),
       },
     });
     try {

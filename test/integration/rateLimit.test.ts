@@ -42,9 +42,8 @@ describe('the per-IP quota on /catalog/*', () => {
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(3590);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    // pk is the library's hash of the client key, so the header does not echo the address.
-    expect(refused.headers['ratelimit-policy']).toMatch(/^"50-in-1hr"; q=50; w=3600; pk=:[\w+/=]+:$/);
-    expect(refused.headers['ratelimit']).toMatch(/^"50-in-1hr"; r=0; t=\d+$/);
+    // The IETF RateLimit headers are left out on purpose: they would double the limiter's cost.
+    expect(refused.headers['ratelimit-policy']).toBeUndefined();
     const body = ErrorEnvelope.parse(refused.body);
     expect(body.error.code).toBe('RATE_LIMITED');
     expect(body.error.message).toBe(
@@ -52,8 +51,8 @@ describe('the per-IP quota on /catalog/*', () => {
     );
     expect(body.reportUrl).toBe('/report?endpoint=%2Fcatalog%2Fgenres&category=other');
     expect(refused.headers['access-control-allow-origin']).toBe('*');
-    // The refused request never reached the upstream.
-    expect(stack!.simulator.hitCount()).toBe(50);
+    // One upstream fetch: the other 49 were cache hits, and the refused request went nowhere.
+    expect(stack!.simulator.hitCount()).toBe(1);
   });
 
   it('resets by itself when the window ends', async () => {

@@ -24,9 +24,17 @@ export type Fault = FaultScope &
     | { readonly kind: 'redirect'; readonly location: string }
     /** The body is sent at this rate. */
     | { readonly kind: 'trickle'; readonly bytesPerSecond: number }
+    /** Cloudflare rate limiting: 429, `Retry-After` and the error 1015 page. */
+    | { readonly kind: 'rate-limit'; readonly retryAfterSeconds: number }
+    /** A Cloudflare firewall rule: 403 and the error 1020 page ("Sorry, you have been blocked"). */
+    | { readonly kind: 'block' }
+    /** A parked domain: 200 with a page that is not WordPress at all. */
+    | { readonly kind: 'parked' }
   );
 
-export type TerminalFault = Extract<Fault, { kind: 'status' | 'hang' | 'challenge' | 'challenge-body-only' | 'redirect' }>;
+const TERMINAL_KINDS = ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
+
+export type TerminalFault = Extract<Fault, { kind: (typeof TERMINAL_KINDS)[number] }>;
 
 /** How the faults that matched one request shape its answer. */
 export interface FaultPlan {
@@ -39,7 +47,7 @@ export interface FaultPlan {
 }
 
 function isTerminal(fault: Fault): fault is TerminalFault {
-  return ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect'].includes(fault.kind);
+  return (TERMINAL_KINDS as readonly string[]).includes(fault.kind);
 }
 
 export function planFaults(faults: readonly Fault[]): FaultPlan {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import type { TerminalFault } from './faults.js';
-import { challengePage } from './pages/challengePage.js';
-import { errorPage } from './pages/errorPage.js';
+import { challengePage, type LiveChallenge } from './pages/challengePage.js';
+import { cloudflareErrorPage, errorPage, parkedPage } from './pages/errorPage.js';
 import type { SiteAnswer } from './site.js';
 
 /** Status, headers and body of one simulated answer, and how to put it on the wire. */
@@ -43,24 +43,39 @@ export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' }>, p
     case 'status':
       return { status: fault.status, headers, body: errorPage(fault.status) };
     case 'challenge':
-      return {
-        status: 403,
-        headers: {
-          ...headers,
-          'cf-mitigated': 'challenge',
-          'cache-control': 'private, max-age=0, no-store',
-          expires: 'Thu, 01 Jan 1970 00:00:01 GMT',
-          'x-frame-options': 'SAMEORIGIN',
-          'referrer-policy': 'same-origin',
-          'permissions-policy': 'accelerometer=(),autoplay=(),camera=(),clipboard-read=(),clipboard-write=(),geolocation=(),gyroscope=(),hid=(),interest-cohort=(),magnetometer=(),microphone=(),payment=(),publickey-credentials-get=(),screen-wake-lock=(),serial=(),sync-xhr=(),usb=()',
-        },
-        body: challengePage(host, ray.split('-')[0] ?? ray),
-      };
+      return challengeResponse(host, ray);
     case 'challenge-body-only':
       return { status: 503, headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' }, body: challengePage(host, ray.split('-')[0] ?? ray) };
     case 'redirect':
       return { status: 301, headers: { ...headers, location: `${fault.location.replace(/\/+$/, '')}${pathWithQuery}` }, body: '' };
+    case 'rate-limit':
+      return {
+        status: 429,
+        headers: { ...headers, 'retry-after': String(fault.retryAfterSeconds), 'cache-control': 'private, max-age=0, no-store' },
+        body: cloudflareErrorPage(1015, host, ray),
+      };
+    case 'block':
+      return { status: 403, headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' }, body: cloudflareErrorPage(1020, host, ray) };
+    case 'parked':
+      return { status: 200, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'nginx' }, body: parkedPage(host) };
   }
+}
+
+/** Cloudflare's managed challenge: 403 + `cf-mitigated: challenge`; `live` makes it solvable (see wall.ts). */
+export function challengeResponse(host: string, ray: string, live?: LiveChallenge): SimResponse {
+  return {
+    status: 403,
+    headers: {
+      ...edgeHeaders(ray),
+      'cf-mitigated': 'challenge',
+      'cache-control': 'private, max-age=0, no-store',
+      expires: 'Thu, 01 Jan 1970 00:00:01 GMT',
+      'x-frame-options': 'SAMEORIGIN',
+      'referrer-policy': 'same-origin',
+      'permissions-policy': 'accelerometer=(),autoplay=(),camera=(),clipboard-read=(),clipboard-write=(),geolocation=(),gyroscope=(),hid=(),interest-cohort=(),magnetometer=(),microphone=(),payment=(),publickey-credentials-get=(),screen-wake-lock=(),serial=(),sync-xhr=(),usb=()',
+    },
+    body: challengePage(host, ray.split('-')[0] ?? ray, live),
+  };
 }
 
 export function methodNotAllowed(ray: string): SimResponse {

@@ -3,10 +3,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { FaultSet, planFaults, type Fault } from './faults.js';
 import type { PageContext } from './pages/context.js';
 import { redesign } from './pages/redesign.js';
-import { faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
+import { challengeResponse, faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
 import { resolveRoute } from './router.js';
 import { answerRoute } from './site.js';
 import { VARIANTS, type VariantName } from './variant.js';
+import { createWall, type Wall, type WallOptions, type WallStats } from './wall.js';
 
 /**
  * A loopback upstream that answers like the real WordPress site (AnimeStream theme) behind
@@ -15,6 +16,7 @@ import { VARIANTS, type VariantName } from './variant.js';
 
 export type { Fault } from './faults.js';
 export type { VariantName } from './variant.js';
+export type { WallOptions, WallStats } from './wall.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -24,6 +26,8 @@ export interface SimulatorOptions {
   /** Added before every answer. */
   readonly latencyMs?: number;
   readonly faults?: readonly Fault[];
+  /** A Cloudflare-like wall in front of every page: no valid clearance, no page (see wall.ts). */
+  readonly wall?: WallOptions;
 }
 
 export interface Hit {
@@ -45,8 +49,23 @@ export interface Simulator {
   /** Replaces the active faults (their `times` counters start afresh). */
   setFaults(faults: readonly Fault[]): void;
   clearFaults(): void;
+  /** Puts up a fresh wall (new secret, zeroed stats), or takes it down with null. */
+  setWall(options: WallOptions | null): void;
+  /** What the wall has done; all zero when there is none. */
+  wallStats(): WallStats;
+  /** A clearance cookie value for this IP and User-Agent, as a solver would earn it. */
+  mintClearance(ip: string, userAgent: string): string;
   /** Stops listening and destroys open connections, including hung ones. */
   close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
 }
 
 function originOf(address: AddressInfo): string {
@@ -70,6 +89,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
+  let wall: Wall | null = options.wall ? createWall(options.wall) : null;
   let sequence = 0;
   let closed = false;
 
@@ -96,6 +116,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = req.method ?? 'GET';
     hits.push({ method, path: pathWithQuery, at: Date.now() });
     const ray = rayId(sequence++);
+    if (wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
     const plan = planFaults(faults.take(pathWithQuery));
     await wait(baseLatency + plan.delayMs);
     if (closed || plan.terminal?.kind === 'hang') return;
@@ -104,6 +125,20 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     else if (plan.terminal !== null) response = faultResponse(plan.terminal, pathWithQuery, ctx.host, ray);
     else response = pageResponse(ctx, pathWithQuery, ray, plan.redesign);
     send(req, res, response, plan.bytesPerSecond, timers);
+  }
+
+  /** The wall's own paths, and the challenge for anyone without a clearance; false lets the request through. */
+  function answerAtTheWall(active: Wall, req: IncomingMessage, res: ServerResponse, ctx: PageContext, pathWithQuery: string, ray: string, body: string): boolean {
+    const own = active.handleOwnPath(req, pathWithQuery, body);
+    if (own !== null) {
+      send(req, res, own, null, timers);
+      return true;
+    }
+    if (active.admits(req)) return false;
+    const { difficulty, minSolveMs } = active.options;
+    const live = { nonce: active.nonceFor(req, ray.split('-')[0] ?? ray), difficulty, minSolveMs, returnUrl: `${ctx.origin}${pathWithQuery}` };
+    send(req, res, challengeResponse(ctx.host, ray, live), null, timers);
+    return true;
   }
 
   const server = createServer((req, res) => {
@@ -138,6 +173,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setFaults: (list) => faults.replace(list),
     clearFaults: () => faults.replace([]),
+    setWall: (wallOptions) => {
+      wall = wallOptions ? createWall(wallOptions) : null;
+    },
+    wallStats: () => ({ ...(wall?.stats ?? { challenged: 0, solved: 0, rejected: 0, passed: 0 }) }),
+    mintClearance: (ip, userAgent) => {
+      if (wall === null) throw new Error('mintClearance needs a wall');
+      return wall.mintClearance(ip, userAgent);
+    },
     close: async () => {
       if (closed) return;
       closed = true;

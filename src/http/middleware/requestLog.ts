@@ -1,23 +1,41 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../config/logger.js';
 
-/** One log line per request: route, status, duration and what the upstream did. */
-export const requestLog: RequestHandler = (req, res, next) => {
+export interface RequestLogFields {
+  requestId: string;
+  route: string;
+  upstream?: unknown;
+  errorCode?: string;
+}
+
+/** Writes the request's one log line when its response is finished: route, status, duration, cache and upstream outcome. */
+export function logWhenFinished(logger: Logger, req: IncomingMessage, res: ServerResponse, fields: () => RequestLogFields): void {
   const started = performance.now();
-  res.on('finish', () => {
-    const log: Logger = res.locals.log;
-    log.info(
+  res.once('finish', () => {
+    logger.info(
       {
+        ...fields(),
         method: req.method,
-        route: req.route?.path ?? req.path,
-        url: req.originalUrl,
+        // Express rewrites req.url inside mounted routers; originalUrl keeps what the client asked.
+        url: (req as { originalUrl?: string }).originalUrl ?? req.url,
         status: res.statusCode,
         durationMs: Math.round((performance.now() - started) * 10) / 10,
-        upstream: res.locals.upstream,
-        errorCode: res.locals.errorCode,
+        cache: res.getHeader('x-cache'),
       },
       'request',
     );
   });
-  next();
-};
+}
+
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    logWhenFinished(logger, req, res, () => ({
+      requestId: res.locals.requestId,
+      route: req.route?.path ?? req.path,
+      upstream: res.locals.upstream,
+      errorCode: res.locals.errorCode,
+    }));
+    next();
+  };
+}

@@ -6,9 +6,13 @@ import { InvalidParameterError } from '../errors.js';
 export function validateQuery<Schema extends z.ZodType>(schema: Schema, query: unknown): z.output<Schema> {
   const result = schema.safeParse(query);
   if (result.success) return result.data;
-  const details: ErrorDetail[] = result.error.issues.map((issue) => {
+  throw new InvalidParameterError(errorDetails(result.error, 'query'));
+}
+
+/** One detail per zod issue; `whole` names the input when the issue is not about one field. */
+export function errorDetails(error: z.ZodError, whole: string): ErrorDetail[] {
+  return error.issues.map((issue) => {
     const params = 'params' in issue ? (issue.params as { rule?: string } | undefined) : undefined;
-    return { field: issue.path.join('.') || 'query', rule: params?.rule ?? issue.code, message: issue.message };
+    return { field: issue.path.join('.') || whole, rule: params?.rule ?? issue.code, message: issue.message };
   });
-  throw new InvalidParameterError(details);
 }

@@ -1,6 +1,8 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { endpoints } from '../../catalog/endpoints.js';
-import type { CatalogResponse, CatalogService } from '../../catalog/service.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Router, type RequestHandler } from 'express';
+import fresh from 'fresh';
+import { endpoints, type AnyEndpoint } from '../../catalog/endpoints.js';
+import type { CatalogResult, CatalogService } from '../../catalog/service.js';
 import { MethodNotAllowedError } from '../errors.js';
 import { validateQuery } from '../middleware/validateQuery.js';
 
@@ -8,24 +10,36 @@ const ALLOWED_METHODS = 'GET, HEAD';
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
 const EXPOSED_HEADERS = 'X-Cache, Age, ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
 
+export const endpointByPath: ReadonlyMap<string, AnyEndpoint> = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+
+/**
+ * Headers every /catalog answer carries, errors and the quota's 429 included. The API only ever
+ * answers JSON, so of helmet's document headers (CSP, framing…) only nosniff applies here.
+ */
+export function setCatalogHeaders(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
+
 /**
  * Mounts every entry of the endpoint table: validate → service → bytes with cache headers.
- * CORS headers come first so that every /catalog answer carries them, the quota's 429 included.
+ * Cached answers usually leave earlier, from the hit path in front of Express (http/hitPath.ts);
+ * this route answers the misses, and a hit that raced past it.
  */
-export function createCatalogRouter(service: CatalogService, quota: RequestHandler): Router {
+export function createCatalogRouter(service: CatalogService, quota: RequestHandler, now: () => number): Router {
   const router = Router();
   router.use('/catalog', (_req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    setCatalogHeaders(res);
     next();
   });
   router.use('/catalog', quota);
   for (const endpoint of endpoints) {
     router.get(endpoint.path, async (req, res) => {
-      const query = validateQuery(endpoint.query, req.query);
-      const answer = await service.get(endpoint, query);
-      res.locals.upstream = answer.upstream;
-      sendCatalogResponse(req, res, answer);
+      const query = validateQuery(endpoint.query, req.query) as Record<string, unknown>;
+      const result = service.cached(endpoint, query) ?? (await service.fetch(endpoint, query));
+      if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
+      sendCatalogAnswer(req, res, result, now());
     });
     router.all(endpoint.path, (req) => {
       throw new MethodNotAllowedError(req.method, endpoint.path, ALLOWED_METHODS);
@@ -34,18 +48,21 @@ export function createCatalogRouter(service: CatalogService, quota: RequestHandl
   return router;
 }
 
-function sendCatalogResponse(req: Request, res: Response, answer: CatalogResponse): void {
-  const ageSeconds = Math.max(0, Math.floor((Date.now() - answer.fetchedAt) / 1000));
-  res.setHeader('X-Cache', 'MISS');
+/** Writes a catalog answer: its precomputed bytes and ETag, Age and max-age from the clock; 304 when If-None-Match matches. */
+export function sendCatalogAnswer(req: IncomingMessage, res: ServerResponse, { answer, cacheStatus }: CatalogResult, now: number): void {
+  const ageSeconds = Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
+  res.setHeader('X-Cache', cacheStatus);
   res.setHeader('Age', String(ageSeconds));
   res.setHeader('Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`);
   res.setHeader('ETag', answer.etag);
-  // req.fresh compares If-None-Match with the ETag just set (Express's own conditional-GET check).
-  if (req.fresh) {
-    res.status(304).end();
+  // The conditional-GET check Express's req.fresh uses, called directly so both paths share it.
+  if (fresh(req.headers, { etag: answer.etag })) {
+    res.statusCode = 304;
+    res.end();
     return;
   }
+  res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', answer.body.length);
-  res.status(200).end(answer.body);
+  res.end(answer.body);
 }

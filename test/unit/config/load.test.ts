@@ -9,11 +9,29 @@ describe('loadConfig', () => {
       UPSTREAM_BASE_URLS: ['https://anichin.cafe'],
       UPSTREAM_SERIES_PATH: '/seri/',
       UPSTREAM_TIMEOUT_MS: 10000,
+      SOLVER: 'auto',
+      CHROMIUM_PATH: '/usr/bin/chromium',
+      FLARESOLVERR_URL: undefined,
+      UPSTREAM_SOLVE_TIMEOUT_MS: 30000,
+      UPSTREAM_BREAKER_THRESHOLD: 5,
+      UPSTREAM_BREAKER_COOLDOWN_MS: 30000,
+      UPSTREAM_ORIGIN_RECHECK_MS: 900000,
+      UPSTREAM_BROWSER_MODE_MS: 900000,
+      BROWSER_IDLE_MS: 300000,
       RATE_LIMIT_MAX: 50,
       RATE_LIMIT_WINDOW_MS: 3600000,
       REPORT_RATE_LIMIT_MAX: 5,
+      CACHE_MAX_MB: 64,
+      CACHE_STALE_MAX_S: 86400,
+      CACHE_TTL_HOME_S: 300,
+      CACHE_TTL_SEARCH_S: 600,
+      CACHE_TTL_GENRES_S: 43200,
+      CACHE_TTL_ONGOING_S: 600,
+      CACHE_TTL_POPULAR_S: 1800,
+      CACHE_TTL_NEW_MOVIE_S: 1800,
       TRUST_PROXY: false,
       DATA_DIR: './data',
+      ADMIN_TOKEN: undefined,
       LOG_LEVEL: 'info',
     });
   });
@@ -38,6 +56,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).TRUST_PROXY).toBe(false);
   });
 
+  it('keeps an ADMIN_TOKEN of 24 characters or more, trimmed', () => {
+    expect(loadConfig({ ADMIN_TOKEN: ' 0123456789abcdef01234567 ' }).ADMIN_TOKEN).toBe('0123456789abcdef01234567');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
@@ -52,9 +74,20 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_MAX', '0', /RATE_LIMIT_MAX="0": RATE_LIMIT_MAX must be at least 1/],
     ['TRUST_PROXY', 'true', /TRUST_PROXY="true": .*forged X-Forwarded-For/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud": LOG_LEVEL must be one of/],
+    ['SOLVER', 'browser', /SOLVER="browser": SOLVER must be one of auto, chromium, flaresolverr, off/],
+    ['CHROMIUM_PATH', 'chromium', /CHROMIUM_PATH="chromium": CHROMIUM_PATH must be an absolute path/],
+    ['FLARESOLVERR_URL', 'localhost:8191', /FLARESOLVERR_URL="localhost:8191": "localhost:8191" must be an http\(s\) origin/],
+    ['UPSTREAM_BREAKER_THRESHOLD', '0', /UPSTREAM_BREAKER_THRESHOLD="0": UPSTREAM_BREAKER_THRESHOLD must be at least 1/],
+    ['UPSTREAM_BREAKER_COOLDOWN_MS', '5s', /UPSTREAM_BREAKER_COOLDOWN_MS="5s": UPSTREAM_BREAKER_COOLDOWN_MS must be a whole number/],
+    ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN="short": ADMIN_TOKEN must be at least 24 characters/],
   ])('stops on a bad %s (%s) with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+
+  it('stops on SOLVER=flaresolverr without FLARESOLVERR_URL, naming the missing variable', () => {
+    expect(() => loadConfig({ SOLVER: 'flaresolverr' })).toThrow(/FLARESOLVERR_URL="": SOLVER=flaresolverr needs FLARESOLVERR_URL/);
+    expect(loadConfig({ SOLVER: 'flaresolverr', FLARESOLVERR_URL: 'http://127.0.0.1:8191' }).FLARESOLVERR_URL).toBe('http://127.0.0.1:8191');
   });
 
   it('names every bad variable at once', () => {

@@ -1,19 +1,52 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAnswer, parseRetryAfter, type UpstreamAnswer } from '../../../src/upstream/classify.js';
+import { classifyAnswer, parseRetryAfter, type UpstreamAnswer, type UpstreamFailure, type Verdict } from '../../../src/upstream/classify.js';
 
 const url = 'https://anichin.example/ongoing/';
 const answer = (overrides: Partial<UpstreamAnswer>): UpstreamAnswer => ({ status: 200, headers: {}, body: '', url, ...overrides });
+// Every WordPress page links its theme assets; a page without them is suspect.
+const WP_HEAD = '<link rel="stylesheet" href="https://anichin.example/wp-content/themes/animestream/style.css">';
 const CHALLENGE_BODY =
   '<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><script>window._cf_chl_opt={cType:"managed"};</script></body></html>';
 
 describe('classifyAnswer', () => {
   it.each([
-    ['a normal page', answer({ body: '<html><div class="listupd"></div></html>' }), { kind: 'ok' }],
+    ['a normal page', answer({ body: `<html>${WP_HEAD}<div class="listupd"></div></html>` }), { kind: 'ok' }],
     [
       'a normal page that mentions Cloudflare and its challenge path',
-      answer({ body: '<script src="https://cdnjs.cloudflare.com/x.js"></script> /cdn-cgi/challenge-platform/ Just a moment...' }),
+      answer({ body: `${WP_HEAD}<script src="https://cdnjs.cloudflare.com/x.js"></script> /cdn-cgi/challenge-platform/ Just a moment...` }),
       { kind: 'ok' },
     ],
+    [
+      'a normal page whose CSP names Cloudflare, served with Cloudflare edge headers',
+      answer({
+        headers: { server: 'cloudflare', 'cf-ray': '8f1e2d3c4b5a6978-SIN', 'content-security-policy': "script-src 'self' https://challenges.cloudflare.com" },
+        body: `${WP_HEAD}<title>Just a moment... with Donghua</title>`,
+      }),
+      { kind: 'ok' },
+    ],
+    ['a redesigned WordPress page (no theme classes, WordPress assets kept)', answer({ body: '<div class="card-grid"></div><script src="/wp-includes/js/jquery.js"></script>' }), { kind: 'ok' }],
+    ['a WordPress page recognised by its REST API link', answer({ body: '<link rel="https://api.w.org/" href="https://anichin.example/wp-json/">' }), { kind: 'ok' }],
+    ['a parked domain (200 without WordPress)', answer({ body: '<html><title>anichin.example is for sale</title></html>' }), { kind: 'suspect' }],
+    ['a "we have moved" notice (200 without WordPress)', answer({ body: '<h1>Kami pindah ke anichin.new</h1>' }), { kind: 'suspect' }],
+    ['an empty 200', answer({ body: '' }), { kind: 'suspect' }],
+    ['Vercel\'s challenge header', answer({ status: 429, headers: { 'x-vercel-mitigated': 'challenge' } }), { kind: 'challenge' }],
+    ['AWS WAF\'s captcha header', answer({ status: 405, headers: { 'x-amzn-waf-action': 'captcha' } }), { kind: 'challenge' }],
+    ['a DDoS-Guard check by its server header', answer({ status: 403, headers: { server: 'ddos-guard' } }), { kind: 'challenge' }],
+    ['a 200 that carries challenge markers but is a normal page', answer({ body: `${WP_HEAD}window._cf_chl_opt` }), { kind: 'ok' }],
+    ['a 429 whose body is a challenge', answer({ status: 429, body: CHALLENGE_BODY }), { kind: 'challenge' }],
+    ['Cloudflare 1010 (browser signature ban)', answer({ status: 403, body: '<span class="cf-error-code">1010</span>' }), { kind: 'blocked' }],
+    ['Cloudflare 1006 (IP ban)', answer({ status: 403, body: '<span class="cf-error-code">1006</span>' }), { kind: 'blocked' }],
+    ['"Sorry, you have been blocked"', answer({ status: 403, body: '<h1>Sorry, you have been blocked</h1>' }), { kind: 'blocked' }],
+    ['Attention Required! | Cloudflare', answer({ status: 403, body: '<title>Attention Required! | Cloudflare</title>' }), { kind: 'blocked' }],
+    ['a Wordfence lock-out on a 503', answer({ status: 503, body: 'Your access to this site has been limited by the site owner' }), { kind: 'blocked' }],
+    ['a 1020 marker on a 200 is not a block', answer({ body: `${WP_HEAD}<span class="cf-error-code">1020</span>` }), { kind: 'ok' }],
+    ['Cloudflare 1015 on a 403', answer({ status: 403, body: '<span class="cf-error-code">1015</span>' }), { kind: 'rate-limited', retryAfterSeconds: null }],
+    ['a Cloudflare 530 (origin DNS error)', answer({ status: 530 }), { kind: 'upstream-error' }],
+    ['a 502', answer({ status: 502 }), { kind: 'upstream-error' }],
+    ['a 401', answer({ status: 401 }), { kind: 'upstream-error' }],
+    ['a refused connection', { url, failure: 'ECONNREFUSED' }, { kind: 'transient', reason: 'ECONNREFUSED' }],
+    ['a timeout', { url, failure: 'ETIMEDOUT' }, { kind: 'transient', reason: 'ETIMEDOUT' }],
+    ['a redirect to the same host over another scheme', answer({ status: 301, headers: { location: 'http://anichin.example/ongoing/' } }), { kind: 'moved', location: 'http://anichin.example/ongoing/' }],
     ['cf-mitigated: challenge on a 403', answer({ status: 403, headers: { 'cf-mitigated': 'challenge' } }), { kind: 'challenge' }],
     ['challenge markers on a 503 without the header', answer({ status: 503, body: CHALLENGE_BODY }), { kind: 'challenge' }],
     ['challenge markers on a 403', answer({ status: 403, body: CHALLENGE_BODY }), { kind: 'challenge' }],
@@ -29,7 +62,7 @@ describe('classifyAnswer', () => {
     ['a same-origin redirect', answer({ status: 301, headers: { location: '/ongoing/page/2/' } }), { kind: 'redirect', location: 'https://anichin.example/ongoing/page/2/' }],
     ['a redirect to another origin', answer({ status: 301, headers: { location: 'https://anichin.new/ongoing/' } }), { kind: 'moved', location: 'https://anichin.new/ongoing/' }],
     ['a redirect without Location', answer({ status: 302 }), { kind: 'upstream-error' }],
-  ])('%s', (_name, input, verdict) => {
+  ] satisfies [string, UpstreamAnswer | UpstreamFailure, Verdict][])('%s', (_name, input, verdict) => {
     expect(classifyAnswer(input)).toEqual(verdict);
   });
 });

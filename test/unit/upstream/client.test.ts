@@ -1,7 +1,11 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/config/logger.js';
 import { createUpstreamClient } from '../../../src/upstream/client.js';
 import {
   UpstreamBadResponseError,
@@ -20,6 +24,18 @@ async function serve(handler: NonNullable<Handler>): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** A WordPress page: anything else is a suspect answer (a parked domain). */
+const wordpress = (text: string) => `<html><head><link rel="stylesheet" href="/wp-content/themes/x.css"></head><body>${text}</body></html>`;
+
+function clientFor(origin: string, options: { timeoutMs: number; maxConnectionsPerHost?: number }) {
+  return createUpstreamClient({
+    origins: [origin],
+    dataDir: mkdtempSync(join(tmpdir(), 'upstream-client-')),
+    logger: createLogger('silent'),
+    ...options,
+  });
+}
+
 afterEach(async () => {
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
@@ -32,10 +48,10 @@ describe('createUpstreamClient', () => {
     const origin = await serve((req, res) => {
       seen = req.headers;
       res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8', 'content-encoding': 'gzip' });
-      res.end(gzipSync('<html><body>Halo — dunia’s</body></html>'));
+      res.end(gzipSync(wordpress('Halo — dunia’s')));
     });
-    const page = await createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/ongoing/');
-    expect(page).toMatchObject({ url: `${origin}/ongoing/`, status: 200, attempts: 1, html: '<html><body>Halo — dunia’s</body></html>' });
+    const page = await clientFor(origin, { timeoutMs: 2000 }).fetchPage('/ongoing/');
+    expect(page).toMatchObject({ url: `${origin}/ongoing/`, status: 200, attempts: 1, html: wordpress('Halo — dunia’s') });
     expect(seen['user-agent']).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .* Chrome\/\d+/);
     expect(seen['accept']).toMatch(/^text\/html,application\/xhtml\+xml/);
     expect(seen['accept-language']).toMatch(/^id-ID/);
@@ -48,16 +64,16 @@ describe('createUpstreamClient', () => {
   it('follows a same-origin redirect and reports the final URL', async () => {
     const origin = await serve((req, res) => {
       if (req.url === '/page/1/') res.writeHead(301, { location: '/' }).end();
-      else res.writeHead(200).end('home');
+      else res.writeHead(200).end(wordpress('home'));
     });
-    const page = await createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/page/1/');
+    const page = await clientFor(origin, { timeoutMs: 2000 }).fetchPage('/page/1/');
     expect(page.url).toBe(`${origin}/`);
-    expect(page.html).toBe('home');
+    expect(page.html).toBe(wordpress('home'));
   });
 
   it('does not follow a redirect to another origin', async () => {
     const origin = await serve((_req, res) => res.writeHead(301, { location: 'https://anichin.new/' }).end());
-    const failure = createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/');
+    const failure = clientFor(origin, { timeoutMs: 2000 }).fetchPage('/');
     await expect(failure).rejects.toBeInstanceOf(UpstreamMovedError);
     await expect(failure).rejects.toMatchObject({ location: 'https://anichin.new/' });
   });
@@ -69,7 +85,7 @@ describe('createUpstreamClient', () => {
       if (calls === 1) req.socket.destroy();
       else res.writeHead(502).end('bad gateway');
     });
-    const failure = createUpstreamClient({ origin, timeoutMs: 5000 }).fetchPage('/');
+    const failure = clientFor(origin, { timeoutMs: 5000 }).fetchPage('/');
     await expect(failure).rejects.toBeInstanceOf(UpstreamBadResponseError);
     await expect(failure).rejects.toMatchObject({ status: 502 });
     expect(calls).toBe(3);
@@ -85,13 +101,13 @@ describe('createUpstreamClient', () => {
       calls++;
       res.writeHead(status, { 'retry-after': '42' }).end('no');
     });
-    await expect(createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/')).rejects.toBeInstanceOf(errorType);
+    await expect(clientFor(origin, { timeoutMs: 2000 }).fetchPage('/')).rejects.toBeInstanceOf(errorType);
     expect(calls).toBe(1);
   });
 
   it('passes the upstream Retry-After of a rate limit on', async () => {
     const origin = await serve((_req, res) => res.writeHead(429, { 'retry-after': '42' }).end());
-    await expect(createUpstreamClient({ origin, timeoutMs: 2000 }).fetchPage('/')).rejects.toMatchObject({ retryAfterSeconds: 42 });
+    await expect(clientFor(origin, { timeoutMs: 2000 }).fetchPage('/')).rejects.toMatchObject({ retryAfterSeconds: 42 });
   });
 
   it('gives up at the page deadline, retries included', async () => {
@@ -100,7 +116,7 @@ describe('createUpstreamClient', () => {
       calls++;
     });
     const started = Date.now();
-    await expect(createUpstreamClient({ origin, timeoutMs: 400 }).fetchPage('/')).rejects.toBeInstanceOf(UpstreamTimeoutError);
+    await expect(clientFor(origin, { timeoutMs: 400 }).fetchPage('/')).rejects.toBeInstanceOf(UpstreamTimeoutError);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(calls).toBe(1);
   });
@@ -113,12 +129,12 @@ describe('createUpstreamClient', () => {
       peak = Math.max(peak, inFlight);
       setTimeout(() => {
         inFlight--;
-        res.writeHead(200).end('ok');
+        res.writeHead(200).end(wordpress('ok'));
       }, 50);
     });
-    const client = createUpstreamClient({ origin, timeoutMs: 5000, maxConnectionsPerHost: 2 });
+    const client = clientFor(origin, { timeoutMs: 5000, maxConnectionsPerHost: 2 });
     const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => client.fetchPage(`/p${i}`)));
-    expect(pages.map((page) => page.html)).toEqual(Array(8).fill('ok'));
+    expect(pages.map((page) => page.html)).toEqual(Array(8).fill(wordpress('ok')));
     expect(peak).toBe(2);
   });
 });

@@ -1,0 +1,74 @@
+import { LRUCache } from 'lru-cache';
+
+/** A ready-to-send answer, built once per upstream fetch and sent as is on every hit. */
+export interface CachedAnswer {
+  body: Buffer;
+  etag: string;
+  /** When the upstream page was fetched (ms since epoch); Age counts from here. */
+  fetchedAt: number;
+  ttlSeconds: number;
+}
+
+export type Freshness = 'fresh' | 'stale';
+
+export interface CacheOptions {
+  maxBytes: number;
+  /** How long past its TTL an entry may still be served while it is refreshed. */
+  staleMaxMs: number;
+  now?: () => number;
+}
+
+type Loader<Answer> = () => Promise<Answer>;
+
+// Per-entry bookkeeping of lru-cache and our own fields, so the byte bound is honest.
+const ENTRY_OVERHEAD_BYTES = 300;
+
+/**
+ * Byte-bounded LRU of answers with stale-while-revalidate. lru-cache's fetch() does the hard
+ * parts: concurrent loads of one key share one promise (single-flight, refreshes included), a
+ * failed load never stores anything, and a failed refresh keeps the entry it was replacing.
+ * Freshness is ours (fetchedAt + TTL), since lru-cache's own TTL has no "stale for at most" window.
+ */
+export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
+  private readonly lru: LRUCache<string, Answer, Loader<Answer>>;
+  private readonly staleMaxMs: number;
+  private readonly now: () => number;
+
+  constructor({ maxBytes, staleMaxMs, now = Date.now }: CacheOptions) {
+    this.staleMaxMs = staleMaxMs;
+    this.now = now;
+    this.lru = new LRUCache<string, Answer, Loader<Answer>>({
+      maxSize: maxBytes,
+      sizeCalculation: (answer, key) => answer.body.length + answer.etag.length + key.length + ENTRY_OVERHEAD_BYTES,
+      fetchMethod: (_key, _stale, { context }) => context(),
+      noDeleteOnFetchRejection: true,
+      // An entry evicted while its refresh runs still gets the refreshed answer stored.
+      ignoreFetchAbort: true,
+    });
+  }
+
+  /** The answer for `key` if it may be served now: fresh, or stale within the stale window. */
+  lookup(key: string): { answer: Answer; freshness: Freshness } | undefined {
+    const answer = this.lru.get(key);
+    if (answer === undefined) return undefined;
+    const age = this.now() - answer.fetchedAt;
+    const ttlMs = answer.ttlSeconds * 1000;
+    if (age < ttlMs) return { answer, freshness: 'fresh' };
+    if (age < ttlMs + this.staleMaxMs) return { answer, freshness: 'stale' };
+    return undefined;
+  }
+
+  /** Loads `key` (joining a load already under way) and stores the answer; a failure stores nothing. */
+  load(key: string, loader: Loader<Answer>): Promise<Answer> {
+    return this.lru.fetch(key, { forceRefresh: true, allowStale: false, context: loader }) as Promise<Answer>;
+  }
+
+  /** Starts one background refresh of `key` unless one is running; the current entry stays until it succeeds. */
+  refresh(key: string, loader: Loader<Answer>): void {
+    void this.lru.fetch(key, { forceRefresh: true, allowStale: true, context: loader });
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.lru.size, bytes: this.lru.calculatedSize };
+  }
+}

@@ -1,0 +1,164 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import type { Config } from '../config/schema.js';
+import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorCodes.js';
+import * as reportSchemas from '../reports/schema.js';
+import { endpoints, type AnyEndpoint } from './endpoints.js';
+import { exampleFor, REPORT_EXAMPLE } from './examples.js';
+import { fieldDocs, type FieldDoc } from './fieldDocs.js';
+import * as catalogSchemas from './schemas.js';
+import type { ErrorCode } from './schemas.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+
+type JsonObject = Record<string, unknown>;
+
+const ref = (section: 'schemas' | 'headers', id: string) => ({ $ref: `#/components/${section}/${id}` });
+
+/** "/catalog/ongoing-series" → "OngoingSeries". */
+function stem(path: string): string {
+  const last = path.split('/').pop() ?? path;
+  return last.replace(/(^|-)(\w)/g, (_match, _dash, letter: string) => letter.toUpperCase());
+}
+
+/** Component schemas: every exported shape with a global id, plus one envelope per endpoint. */
+function componentSchemas(): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  for (const value of [...Object.values(catalogSchemas), ...Object.values(reportSchemas)]) {
+    const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
+    if (id) registry.add(value as z.ZodType, { id });
+  }
+  for (const endpoint of endpoints)
+    registry.add(catalogSchemas.successEnvelope(endpoint.data), { id: `${stem(endpoint.path)}Response` });
+  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
+  // zod marks each as a standalone document; inside an OpenAPI document they are plain schemas.
+  const components: JsonObject = Object.fromEntries(
+    Object.entries(schemas).map(([id, { $id: _id, $schema: _schema, ...schema }]) => [id, schema]),
+  );
+  components.ReportInput = objectSchema(fieldDocs(reportSchemas.ReportFields));
+  return components;
+}
+
+function objectSchema(fields: FieldDoc[]): JsonObject {
+  return {
+    type: 'object',
+    properties: Object.fromEntries(fields.map((field) => [field.name, field.schema])),
+    required: fields.filter((field) => field.required).map((field) => field.name),
+  };
+}
+
+function headerComponents(config: Config): JsonObject {
+  const integer = (description: string) => ({ description, schema: { type: 'integer' } });
+  const text = (description: string) => ({ description, schema: { type: 'string' } });
+  return {
+    'X-RateLimit-Limit': integer(`Requests allowed per window (${config.RATE_LIMIT_MAX})`),
+    'X-RateLimit-Remaining': integer('Requests left in the current window'),
+    'X-RateLimit-Reset': integer('When the window resets, in Unix time (seconds)'),
+    'Retry-After': integer('Seconds to wait before trying again'),
+    'X-Request-Id': text('The id of this request; quote it in a report'),
+    'X-Cache': { description: 'HIT, MISS or STALE', schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] } },
+    Age: integer('Seconds since the answer was fetched from the upstream'),
+    'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
+    ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),
+    Allow: text('The methods the route takes'),
+  };
+}
+
+function errorResponses(codes: ErrorCode[], common: JsonObject): JsonObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const { status } = ERROR_CODES[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].map(([status, group]) => {
+      const headers: JsonObject = { ...common };
+      if (status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+      if (status === 405) headers.Allow = ref('headers', 'Allow');
+      return [
+        String(status),
+        {
+          description: group.map((code) => `\`${code}\`: ${ERROR_CODES[code].when}`).join('. '),
+          headers,
+          content: { 'application/json': { schema: ref('schemas', 'Error') } },
+        },
+      ];
+    }),
+  );
+}
+
+function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
+  const parameters = fieldDocs(endpoint.query).map(({ name, required, schema: { description, ...schema } }) => ({
+    name,
+    in: 'query',
+    required,
+    description,
+    schema,
+  }));
+  const common = {
+    'X-Request-Id': ref('headers', 'X-Request-Id'),
+    'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
+    'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
+    'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
+  };
+  const cacheHeaders = Object.fromEntries(['X-Cache', 'Age', 'Cache-Control', 'ETag'].map((name) => [name, ref('headers', name)]));
+  return {
+    operationId: `get${stem(endpoint.path)}`,
+    tags: ['catalog'],
+    summary: endpoint.summary,
+    description: `${endpoint.description}\n\nAnswers stay fresh for ${config[endpoint.ttlVariable]} seconds.`,
+    parameters,
+    responses: {
+      '200': {
+        description: 'Success',
+        headers: { ...common, ...cacheHeaders },
+        content: {
+          'application/json': { schema: ref('schemas', `${stem(endpoint.path)}Response`), example: exampleFor(endpoint.path).response },
+        },
+      },
+      '304': { description: 'Not modified: the If-None-Match validator still matches', headers: { ...common, ...cacheHeaders } },
+      ...errorResponses(catalogErrorCodes(parameters.length > 0), common),
+    },
+  };
+}
+
+function reportOperation(config: Config): JsonObject {
+  return {
+    operationId: 'createReport',
+    tags: ['reports'],
+    summary: 'Send a report to the maintainers',
+    description: `The Report Center's form as JSON. At most ${config.REPORT_RATE_LIMIT_MAX} reports per IP per window. The report is on disk before 201 is answered.`,
+    requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'ReportInput'), example: REPORT_EXAMPLE } } },
+    responses: {
+      '201': { description: 'Stored', content: { 'application/json': { schema: ref('schemas', 'ReportCreated') } } },
+      ...errorResponses(REPORT_ERROR_CODES, {}),
+    },
+  };
+}
+
+/** /openapi.json: generated from the endpoint table, the zod schemas and the configuration. */
+export function buildOpenApiDocument(config: Config): JsonObject {
+  const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_MS / 60000);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Donghua Catalog API',
+      version,
+      description:
+        'A free, public, read-only JSON API over an Indonesian donghua catalog, scraped on demand. ' +
+        `Each IP may make ${config.RATE_LIMIT_MAX} requests per ${windowMinutes} minutes on /catalog/*; ` +
+        'past that the answer is 429 with Retry-After. Answers are cached per endpoint; ' +
+        `an answer past its freshness may still be served for up to ${config.CACHE_STALE_MAX_S} seconds, marked X-Cache: STALE.`,
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'catalog', description: 'The catalog, read from the upstream site' },
+      { name: 'reports', description: 'Reports to the maintainers' },
+    ],
+    paths: {
+      ...Object.fromEntries(endpoints.map((endpoint) => [endpoint.path, { get: catalogOperation(endpoint, config) }])),
+      '/api/reports': { post: reportOperation(config) },
+    },
+    components: { schemas: componentSchemas(), headers: headerComponents(config) },
+  };
+}

@@ -1,0 +1,32 @@
+import express, { type RequestHandler } from 'express';
+import { InvalidBodyError, PayloadTooLargeError } from '../errors.js';
+
+/**
+ * The largest body we read. A report is at most 1,100 characters; even as 4-byte emoji,
+ * percent-encoded in a form (12 bytes each), it stays under this.
+ */
+export const BODY_LIMIT_BYTES = 32 * 1024;
+/** A report form has six fields; this leaves room without parsing an unbounded number. */
+const FORM_FIELDS_MAX = 20;
+
+// body-parser's own errors carry a `type`; they become our typed errors here, at the edge.
+function typedBodyError(error: { type?: string }): unknown {
+  if (error.type === 'entity.too.large') return new PayloadTooLargeError(BODY_LIMIT_BYTES);
+  if (error.type === 'parameters.too.many')
+    return new InvalidBodyError([{ field: 'body', rule: `at most ${FORM_FIELDS_MAX} fields`, message: 'The form has more fields than a report' }]);
+  if (error.type === 'entity.parse.failed')
+    return new InvalidBodyError([{ field: 'body', rule: 'JSON', message: 'The body is not valid JSON' }]);
+  if (error.type === 'encoding.unsupported' || error.type === 'charset.unsupported')
+    return new InvalidBodyError([{ field: 'body', rule: 'UTF-8', message: 'Send the body as UTF-8 without a content encoding' }]);
+  return error;
+}
+
+function withTypedErrors(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => parser(req, res, (error?: unknown) => next(error === undefined ? undefined : typedBodyError(error as { type?: string })));
+}
+
+/** `application/json` bodies; with another content type the body stays empty and is refused as such. */
+export const jsonBody = withTypedErrors(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+
+/** HTML form posts. Repeated fields arrive as arrays, so they can be refused rather than guessed. */
+export const formBody = withTypedErrors(express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: FORM_FIELDS_MAX }));

@@ -1,0 +1,30 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Metrics } from '../../metrics.js';
+
+/** Counts and times one answer by route pattern, method and status once it is finished. */
+export function observeWhenFinished(metrics: Metrics, req: IncomingMessage, res: ServerResponse, route: () => string): void {
+  const stopTimer = metrics.httpRequestDuration.startTimer();
+  res.once('finish', () => {
+    const labels = { route: route(), method: req.method ?? 'GET', status: String(res.statusCode) };
+    stopTimer(labels);
+    metrics.httpRequests.inc(labels);
+  });
+}
+
+/**
+ * Counts and times every answer by route pattern, method and status. Unmatched paths share one
+ * label, so that scanners probing random URLs cannot blow up the number of series.
+ */
+export function requestMetrics(metrics: Metrics): RequestHandler {
+  return (req, res, next) => {
+    observeWhenFinished(metrics, req, res, () => routeLabel(req, res));
+    next();
+  };
+}
+
+function routeLabel(req: Request, res: Response): string {
+  const pattern: unknown = req.route?.path;
+  if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
+  return res.statusCode === 404 ? 'unmatched' : 'other';
+}

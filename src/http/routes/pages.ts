@@ -1,0 +1,69 @@
+import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import type { Config } from '../../config/schema.js';
+import { docsView } from '../../pages/docsView.js';
+import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../pages/reportView.js';
+import { serviceFacts } from '../../pages/serviceFacts.js';
+import { ReportInput } from '../../reports/schema.js';
+import type { ReportService } from '../../reports/service.js';
+import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
+import { formBody } from '../middleware/body.js';
+import { validateBody } from '../middleware/validateBody.js';
+import { reportSender } from './reports.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
+
+/** The web pages: landing, API reference, and the Report Center (which works without JavaScript). */
+export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler): Router {
+  const router = Router();
+
+  router.get('/', (req, res) => {
+    res.render('landing', { baseUrl: baseUrlOf(req), ...serviceFacts(config) });
+  });
+
+  router.get('/docs', (req, res) => {
+    res.render('docs', docsView(config, baseUrlOf(req)));
+  });
+
+  router.get('/report', (req, res) => {
+    res.render('report', reportFormView(prefillFromQuery(req.query)));
+  });
+
+  // A refused submission (the report quota) comes back as the form with what was typed, hence the
+  // body is read before the quota.
+  const quotaUsedUp: ErrorRequestHandler = (error, req, res, next) => {
+    if (!(error instanceof RateLimitedError)) return next(error);
+    res
+      .status(429)
+      .set('Retry-After', String(error.retryAfterSeconds))
+      .render('report', reportFormView(req.body, [], reportQuotaMessage(error.limit, error.retryAfterSeconds)));
+  };
+
+  router.post(
+    '/report',
+    formBody,
+    quota,
+    async (req: Request, res: Response) => {
+      let input: ReportInput;
+      try {
+        input = validateBody(ReportInput, req.body);
+      } catch (error) {
+        if (!(error instanceof InvalidBodyError)) throw error;
+        res.status(400).render('report', reportFormView(req.body, error.details));
+        return;
+      }
+      const { id } = await reports.submit(input, reportSender(req));
+      // 303: the browser follows with a GET, so reloading the confirmation never sends the report twice.
+      res.redirect(303, `/report/sent/${id}`);
+    },
+    quotaUsedUp,
+  );
+
+  router.get('/report/sent/:id', (req, res) => {
+    if (!UUID.test(req.params.id)) throw new RouteNotFoundError(req.method, req.path);
+    res.render('report-sent', { id: req.params.id });
+  });
+
+  return router;
+}

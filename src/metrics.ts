@@ -1,0 +1,74 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+// The Prometheus metrics behind GET /metrics. One registry per app (not prom-client's global one),
+// so that every app a test builds counts from zero.
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Circuit breaker states as the gauge reports them. */
+export const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'Requests answered, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers,
+    }),
+    httpRequestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer a request, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers,
+    }),
+    upstreamFetches: new Counter({
+      name: 'upstream_fetches_total',
+      help: 'Upstream requests, by origin and the verdict on their answer',
+      labelNames: ['origin', 'verdict'] as const,
+      registers,
+    }),
+    upstreamChallenges: new Counter({
+      name: 'upstream_challenges_total',
+      help: 'Anti-bot challenge pages met, by origin',
+      labelNames: ['origin'] as const,
+      registers,
+    }),
+    upstreamSolves: new Counter({
+      name: 'upstream_solves_total',
+      help: 'Challenge solves, by origin, solver and result (ok or failed)',
+      labelNames: ['origin', 'solver', 'result'] as const,
+      registers,
+    }),
+    upstreamSolveDuration: new Histogram({
+      name: 'upstream_solve_duration_seconds',
+      help: 'Time one challenge solve took, by solver and result',
+      labelNames: ['solver', 'result'] as const,
+      buckets: [0.5, 1, 2, 4, 8, 15, 30, 60],
+      registers,
+    }),
+    upstreamBreakerState: new Gauge({
+      name: 'upstream_breaker_state',
+      help: 'Circuit breaker per origin: 0 closed, 1 half-open, 2 open',
+      labelNames: ['origin'] as const,
+      registers,
+    }),
+    upstreamCurrentOrigin: new Gauge({
+      name: 'upstream_current_origin',
+      help: '1 for the origin pages are fetched from now, 0 for the others',
+      labelNames: ['origin'] as const,
+      registers,
+    }),
+    cacheLookups: new Counter({
+      name: 'cache_lookups_total',
+      help: 'Answer cache lookups, by result (hit, miss or stale)',
+      labelNames: ['result'] as const,
+      registers,
+    }),
+  };
+}

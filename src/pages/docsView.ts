@@ -1,0 +1,98 @@
+import { endpoints } from '../catalog/endpoints.js';
+import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples.js';
+import { fieldDocs, type FieldDoc } from '../catalog/fieldDocs.js';
+import type { ErrorCode } from '../catalog/schemas.js';
+import type { Config } from '../config/schema.js';
+import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorCodes.js';
+import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
+import { ReportFields } from '../reports/schema.js';
+import { formatDuration } from './duration.js';
+import { endpointText } from './endpointText.js';
+import { anchorOf, serviceFacts, type ServiceFacts } from './serviceFacts.js';
+
+export interface FieldRuleView {
+  name: string;
+  required: boolean;
+  rule: string;
+}
+
+export interface ParameterView extends FieldRuleView {
+  /** What the "Coba" form starts with. */
+  example: string;
+  /** Shown in an empty input: the value the server takes when it is left out. */
+  placeholder: string;
+}
+
+export interface ErrorCodeView {
+  status: number;
+  code: ErrorCode;
+  kapan: string;
+}
+
+export interface EndpointDocView {
+  path: string;
+  anchor: string;
+  summary: string;
+  description: string;
+  freshFor: string;
+  parameters: ParameterView[];
+  exampleJson: string;
+  errors: ErrorCodeView[];
+}
+
+export interface DocsView extends ServiceFacts {
+  baseUrl: string;
+  errorCodes: ErrorCodeView[];
+  reference: EndpointDocView[];
+  reportFields: FieldRuleView[];
+  reportErrors: ErrorCodeView[];
+  reportExampleJson: string;
+  bodyLimitKb: number;
+}
+
+/** A field's rule in words, from the same hints the validation and /openapi.json carry. */
+function ruleText({ schema }: FieldDoc): string {
+  const parts: string[] = [];
+  if (schema.enum) parts.push(`salah satu dari: ${schema.enum.join(', ')}`);
+  else if (schema.type === 'integer') parts.push(`bilangan bulat ${schema.minimum}–${schema.maximum}`);
+  else if (schema.maxLength === 0) parts.push('harus kosong atau tidak dikirim');
+  else if (schema.type === 'string') parts.push(`teks ${schema.minLength}–${schema.maxLength} karakter (emoji dihitung satu)`);
+  if (schema.default !== undefined) parts.push(`bawaan ${String(schema.default)}`);
+  return parts.join('; ');
+}
+
+const fieldRule = (field: FieldDoc): FieldRuleView => ({ name: field.name, required: field.required, rule: ruleText(field) });
+
+const errorView = (code: ErrorCode): ErrorCodeView => ({ code, status: ERROR_CODES[code].status, kapan: ERROR_CODES[code].kapan });
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+export function docsView(config: Config, baseUrl: string): DocsView {
+  const reference = endpoints.map((endpoint) => {
+    const example = exampleFor(endpoint.path);
+    const parameters = fieldDocs(endpoint.query).map((field) => ({
+      ...fieldRule(field),
+      example: example.query[field.name] ?? '',
+      placeholder: field.schema.default === undefined ? '' : String(field.schema.default),
+    }));
+    return {
+      path: endpoint.path,
+      anchor: anchorOf(endpoint.path),
+      ...endpointText(endpoint.path),
+      freshFor: formatDuration(config[endpoint.ttlVariable]),
+      parameters,
+      exampleJson: pretty(example.response),
+      errors: catalogErrorCodes(parameters.length > 0).map(errorView),
+    };
+  });
+  return {
+    ...serviceFacts(config),
+    baseUrl,
+    errorCodes: (Object.keys(ERROR_CODES) as ErrorCode[]).map(errorView),
+    reference,
+    reportFields: fieldDocs(ReportFields).map(fieldRule),
+    reportErrors: REPORT_ERROR_CODES.map(errorView),
+    reportExampleJson: pretty(REPORT_EXAMPLE),
+    bodyLimitKb: BODY_LIMIT_BYTES / 1024,
+  };
+}

@@ -1,0 +1,31 @@
+import type { Request } from 'express';
+import type { ErrorCode } from '../catalog/schemas.js';
+import { ERROR_CODES } from '../http/errorCodes.js';
+
+export interface ErrorPageView {
+  status: number;
+  code: ErrorCode;
+  heading: string;
+  explanation: string;
+  requestId: string;
+  reportUrl: string;
+}
+
+// The JSON API, its document and the operator endpoints always answer the JSON envelope.
+const API_PATH = /^\/(catalog|api|admin)(\/|$)|^\/openapi\.json$/;
+
+/** A person's browser asking for a page gets an error page; every other client gets the envelope. */
+export function wantsErrorPage(req: Request): boolean {
+  return !API_PATH.test(req.path) && req.accepts(['json', 'html']) === 'html';
+}
+
+export function errorPageView(status: number, code: ErrorCode, requestId: string, reportUrl: string): ErrorPageView {
+  return {
+    status,
+    code,
+    heading: status === 404 ? 'Halaman tidak ditemukan' : 'Maaf, terjadi kesalahan',
+    explanation: ERROR_CODES[code].kapan,
+    requestId,
+    reportUrl,
+  };
+}

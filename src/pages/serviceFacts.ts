@@ -1,0 +1,49 @@
+import { endpoints } from '../catalog/endpoints.js';
+import { exampleFor } from '../catalog/examples.js';
+import type { Config } from '../config/schema.js';
+import { formatDuration } from './duration.js';
+import { endpointText } from './endpointText.js';
+
+// What the landing page and the API reference both state, read from the configuration and the
+// endpoint table, so the pages always tell the limits and cache times the server applies.
+
+export interface EndpointSummary {
+  path: string;
+  /** The anchor of its section on /docs. */
+  anchor: string;
+  summary: string;
+  /** The endpoint with its example query, ready to open. */
+  tryUrl: string;
+  freshFor: string;
+}
+
+export interface ServiceFacts {
+  rateLimit: { max: number; window: string; reportMax: number };
+  cache: { staleMax: string };
+  endpoints: EndpointSummary[];
+}
+
+export const anchorOf = (path: string) => path.replace(/^\//, '').replaceAll('/', '-');
+
+export function urlWithQuery(path: string, query: Record<string, string>): string {
+  const search = new URLSearchParams(query).toString().replaceAll('+', '%20');
+  return search ? `${path}?${search}` : path;
+}
+
+export function serviceFacts(config: Config): ServiceFacts {
+  return {
+    rateLimit: {
+      max: config.RATE_LIMIT_MAX,
+      window: formatDuration(config.RATE_LIMIT_WINDOW_MS / 1000),
+      reportMax: config.REPORT_RATE_LIMIT_MAX,
+    },
+    cache: { staleMax: formatDuration(config.CACHE_STALE_MAX_S) },
+    endpoints: endpoints.map((endpoint) => ({
+      path: endpoint.path,
+      anchor: anchorOf(endpoint.path),
+      summary: endpointText(endpoint.path).summary,
+      tryUrl: urlWithQuery(endpoint.path, exampleFor(endpoint.path).query),
+      freshFor: formatDuration(config[endpoint.ttlVariable]),
+    })),
+  };
+}

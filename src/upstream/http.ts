@@ -1,0 +1,46 @@
+import http from 'node:http';
+import https from 'node:https';
+import axios, { type AxiosResponse } from 'axios';
+import type { UpstreamAnswer, UpstreamFailure } from './classify.js';
+
+/** The one axios instance: plain GETs that never throw for a status and never follow redirects. */
+export interface HttpTransport {
+  get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamAnswer | UpstreamFailure>;
+}
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+export function createHttpTransport(options: { maxConnectionsPerHost: number }): HttpTransport {
+  const maxSockets = options.maxConnectionsPerHost;
+  // The agents' maxSockets is the per-host concurrency cap: further requests queue for a socket,
+  // and the page deadline's abort signal takes them out of that queue.
+  const instance = axios.create({
+    httpAgent: new http.Agent({ keepAlive: true, maxSockets }),
+    httpsAgent: new https.Agent({ keepAlive: true, maxSockets }),
+    decompress: true,
+    maxRedirects: 0,
+    maxContentLength: MAX_BODY_BYTES,
+    responseType: 'text',
+    transformResponse: (data: unknown) => data,
+    validateStatus: () => true,
+  });
+
+  return {
+    async get(url, headers, signal) {
+      try {
+        const response: AxiosResponse<string> = await instance.get(url, { headers, signal });
+        return { url, status: response.status, headers: flatHeaders(response), body: typeof response.data === 'string' ? response.data : '' };
+      } catch (error) {
+        return { url, failure: axios.isAxiosError(error) ? (error.code ?? error.message) : String(error) };
+      }
+    },
+  };
+}
+
+function flatHeaders(response: AxiosResponse): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value == null ? undefined : String(value);
+  }
+  return headers;
+}

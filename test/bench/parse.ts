@@ -1,0 +1,37 @@
+import { endpoints } from '../../src/catalog/endpoints.js';
+import { resolveRoute } from '../simulator/router.js';
+import { answerRoute } from '../simulator/site.js';
+import { VARIANTS } from '../simulator/variant.js';
+
+const ORIGIN = 'http://127.0.0.1:4000';
+const CASES = [
+  ['home', '/catalog/home', '/', { page: 1 }],
+  ['search', '/catalog/search', '/?s=a', { q: 'a', page: 1 }],
+  ['genres', '/catalog/genres', '/', {}],
+  ['ongoing', '/catalog/ongoing-series', '/ongoing/', { page: 1 }],
+  ['popular', '/catalog/popular-series', '/seri/?order=popular&page=1', { page: 1 }],
+  ['new movie', '/catalog/new-movie', '/seri/?type=movie&order=update&page=1', { page: 1 }],
+] as const;
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+/** Median parse time per page kind over `runs` parses of a real-size simulator page (full chrome). */
+export function measureParsing(runs = 200): Array<{ page: string; kb: number; medianMs: number }> {
+  const ctx = { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe };
+  return CASES.map(([page, path, upstreamPath, query]) => {
+    const url = new URL(upstreamPath, ORIGIN);
+    const answer = answerRoute(ctx, resolveRoute(url));
+    if (!('html' in answer)) throw new Error(`${upstreamPath} did not render a page`);
+    const endpoint = endpoints.find((entry) => entry.path === path)!;
+    const times: number[] = [];
+    for (let run = 0; run < runs + 20; run++) {
+      const started = performance.now();
+      endpoint.parse(answer.html, url.href, query as never);
+      if (run >= 20) times.push(performance.now() - started);
+    }
+    return { page, kb: Math.round(Buffer.byteLength(answer.html) / 1024), medianMs: median(times) };
+  });
+}

@@ -1,0 +1,92 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServiceProcess {
+  origin: string;
+  pid: number;
+  /** The service's JSON log lines so far. */
+  logs(): Array<Record<string, unknown>>;
+  rssMB(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The real service in a child process (src/main.ts through tsx), so that load generation in the
+ * bench process does not share its event loop. It logs to a file, as it would to a log collector,
+ * so that the bench process spends no time reading its log stream during a load run.
+ */
+export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
+  const logFile = join(dir, 'service.log');
+  // The same V8 heap cap as `npm start` and the Docker image.
+  const child = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', ...env },
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+  });
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  const logs = () =>
+    readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  while (!logs().some((entry) => entry.msg === 'listening')) {
+    if (exited) throw new Error(`the service exited before listening; see ${logFile}`);
+    await sleep(50);
+  }
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
+    logs,
+    rssMB: () => rssOf(child.pid!),
+    stop: () => stopChild(child),
+  };
+}
+
+/** A bare node:http server sending one pre-serialized body: the ceiling to compare the cache hit with. */
+export async function startBareServer(body: Buffer): Promise<{ origin: string; stop(): Promise<void> }> {
+  const script = `
+    const body = Buffer.from(process.env.BODY, 'base64');
+    require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+      res.end(body);
+    }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+  const port = await freePort();
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { ...process.env, BODY: body.toString('base64'), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+}
+
+function rssOf(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((row) => row.startsWith('VmRSS:'));
+  return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,156 @@
+// `npm run bench`: the cache's figures in one run, as a table of measured values against goals.
+// Starts the upstream simulator (300 ms page latency by default) and the service in a child
+// process; the rate limit is raised through config for the run, never disabled. Asserts nothing.
+import { cpus } from 'node:os';
+import autocannon from 'autocannon';
+import { startSimulator } from '../simulator/server.js';
+import { measureMiddlewareCosts } from './middlewareCost.js';
+import { measureParsing, median } from './parse.js';
+import { startBareServer, startService } from './processes.js';
+
+const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
+const NO_QUOTA = { RATE_LIMIT_MAX: '1000000' };
+// About 8 KB: 20 series cards plus 15 ranked series.
+const HIT_PATH = '/catalog/popular-series';
+
+interface Row {
+  measure: string;
+  value: string;
+  goal: string;
+  met: boolean;
+}
+const rows: Row[] = [];
+const record = (measure: string, value: string, goal: string, met: boolean) => {
+  rows.push({ measure, value, goal, met });
+  console.log(`  ${met ? 'ok  ' : 'MISS'} ${measure}: ${value} (goal ${goal})`);
+};
+
+async function load(url: string, seconds: number) {
+  return autocannon({ url, connections: 50, duration: seconds });
+}
+
+async function timed(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  return performance.now() - started;
+}
+
+async function hitThroughput(): Promise<void> {
+  console.log('1. cache-hit throughput against a bare node:http server sending the same bytes');
+  const simulator = await startSimulator({ latencyMs: LATENCY_MS });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
+  const body = Buffer.from(await (await fetch(service.origin + HIT_PATH)).arrayBuffer());
+  const bare = await startBareServer(body);
+  await load(service.origin + HIT_PATH, 3);
+  const ours = await load(service.origin + HIT_PATH, LOAD_SECONDS);
+  await load(bare.origin, 3);
+  const baseline = await load(bare.origin, LOAD_SECONDS);
+  const ratio = ours.requests.average / baseline.requests.average;
+  const kb = (body.length / 1024).toFixed(1);
+  record(`hit req/s, ${kb} KB body, 50 connections`, `${Math.round(ours.requests.average)} vs bare ${Math.round(baseline.requests.average)}`, 'ratio ≥ 0.5', ratio >= 0.5);
+  record('hit / bare node:http ratio', ratio.toFixed(2), '≥ 0.5', ratio >= 0.5);
+  record('hit latency p50 / p99', `${ours.latency.p50} / ${ours.latency.p99} ms (bare ${baseline.latency.p50} / ${baseline.latency.p99} ms)`, 'p99 < 10 ms', ours.latency.p99 < 10);
+  if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`hit run had ${ours.non2xx} non-2xx and ${ours.errors} errors`);
+  await Promise.all([service.stop(), bare.stop(), simulator.close()]);
+}
+
+async function middlewareCosts(): Promise<void> {
+  console.log('1b. what each piece of the hit path costs per request (CPU µs; the socket write excluded)');
+  for (const { piece, microseconds } of await measureMiddlewareCosts()) {
+    rows.push({ measure: `hit path: ${piece}`, value: `${microseconds.toFixed(1)} µs`, goal: '—', met: true });
+    console.log(`       ${piece}: ${microseconds.toFixed(1)} µs`);
+  }
+}
+
+function parsing(): void {
+  console.log('2. parse time per page kind (median of 200 runs on real-size pages)');
+  for (const { page, kb, medianMs } of measureParsing()) {
+    record(`parse ${page} (${kb} KB page)`, `${medianMs.toFixed(2)} ms`, '≤ 5 ms', medianMs <= 5);
+  }
+}
+
+async function missOverhead(): Promise<void> {
+  console.log('2b. the service\'s own time on a miss (total minus the upstream fetch), from its request log');
+  const simulator = await startSimulator({ latencyMs: LATENCY_MS });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
+  const paths = [
+    ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((page) => `/catalog/home?page=${page}`),
+    ...['a', 'e', 'i', 'o', 'u', 'soul', 'dragon', 'sword', 'immortal', 'martial'].map((q) => `/catalog/search?q=${q}`),
+    ...[1, 2, 3].map((page) => `/catalog/ongoing-series?page=${page}`),
+    ...[1, 2, 3, 4, 5].map((page) => `/catalog/popular-series?page=${page}`),
+    '/catalog/new-movie?page=1',
+    '/catalog/new-movie?page=2',
+  ];
+  for (const path of paths) await timed(service.origin + path);
+  // The log is written asynchronously; give the last lines a moment to land.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const overheads = service
+    .logs()
+    .filter((entry) => entry.msg === 'request' && entry.upstream !== undefined)
+    .map((entry) => (entry.durationMs as number) - (entry.upstream as { durationMs: number }).durationMs);
+  const overhead = median(overheads);
+  record(`miss overhead (median of ${overheads.length} misses)`, `${overhead.toFixed(1)} ms`, '≤ 10 ms', overhead <= 10);
+  await Promise.all([service.stop(), simulator.close()]);
+}
+
+async function singleFlight(): Promise<void> {
+  console.log('3. single-flight: 100 concurrent cold requests for one key');
+  const simulator = await startSimulator({ latencyMs: LATENCY_MS });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
+  const statuses = await Promise.all(Array.from({ length: 100 }, () => fetch(service.origin + '/catalog/new-movie').then((r) => r.status)));
+  const fetches = simulator.hitCount('/seri/');
+  record('upstream fetches for 100 concurrent cold requests', `${fetches} (${statuses.filter((s) => s === 200).length} × 200)`, '1', fetches === 1);
+  await Promise.all([service.stop(), simulator.close()]);
+}
+
+async function staleWhileRevalidate(): Promise<void> {
+  console.log('4. stale-while-revalidate: upstream latency 3 s, TTL 2 s, 1,000 requests over 20 s');
+  const simulator = await startSimulator({ latencyMs: 3000 });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CACHE_TTL_ONGOING_S: '2', UPSTREAM_TIMEOUT_MS: '10000' });
+  const swrPath = '/catalog/ongoing-series';
+  await timed(service.origin + swrPath);
+  const times: Array<Promise<number>> = [];
+  for (let i = 0; i < 1000; i++) {
+    times.push(timed(service.origin + swrPath));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const latencies = await Promise.all(times);
+  const fast = latencies.filter((ms) => ms < 10).length / latencies.length;
+  record('share answered under 10 ms across expiries', `${(fast * 100).toFixed(1)} % (${simulator.hitCount('/ongoing/')} upstream fetches)`, '≥ 99 %', fast >= 0.99);
+  await Promise.all([service.stop(), simulator.close()]);
+}
+
+async function memory(): Promise<void> {
+  console.log(`5. memory: RSS after ${SEARCHES.toLocaleString('en')} distinct searches are cached`);
+  const simulator = await startSimulator({ latencyMs: 0 });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
+  const before = service.rssMB();
+  let next = 0;
+  const worker = async () => {
+    while (next < SEARCHES) {
+      const q = `series ${next++}`;
+      await timed(`${service.origin}/catalog/search?q=${encodeURIComponent(q)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const cached = await fetch(`${service.origin}/catalog/search?q=series%200`);
+  const rss = service.rssMB();
+  record(`RSS after ${SEARCHES.toLocaleString('en')} searches (started at ${before} MB; first one still ${cached.headers.get('x-cache')})`, `${rss} MB`, '< 250 MB', rss < 250);
+  await Promise.all([service.stop(), simulator.close()]);
+}
+
+const started = new Date();
+await hitThroughput();
+await middlewareCosts();
+parsing();
+await missOverhead();
+await singleFlight();
+await staleWhileRevalidate();
+await memory();
+
+console.log(`\n${started.toISOString().slice(0, 10)} · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version}`);
+console.log('| measure | value | goal | met |\n|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.measure} | ${row.value} | ${row.goal} | ${row.goal === '—' ? '' : row.met ? 'yes' : 'no'} |`);

@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { CHROMIUM_BASE_ARGS } from '../../src/upstream/challenge/chromium.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+// Debian's Chromium (never a downloaded browser), launched with the same base flags as the solver.
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Screenshots are for people to look at; test-output/ is git-ignored. */
+export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
+
+export const WIDTHS = [1280, 360] as const;
+
+export interface BrowserStack {
+  stack: TestStack;
+  browser: Browser;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The real app listening on loopback (so a browser can reach it), and one Chromium. */
+export async function startBrowserStack(env: Record<string, string> = {}): Promise<BrowserStack> {
+  const stack = await startTestStack({ env: { REPORT_RATE_LIMIT_MAX: '10000', ...env } });
+  const server: Server = stack.app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_BASE_ARGS });
+  return {
+    stack,
+    browser,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
+      await stack.close();
+    },
+  };
+}
+
+/** A fresh browser context on `path`; `close` ends the context. */
+export async function openPage(
+  env: BrowserStack,
+  path: string,
+  options: { javaScriptEnabled?: boolean; width?: number } = {},
+): Promise<{ page: Page; close(): Promise<void> }> {
+  const context = await env.browser.newContext({
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
+  const page = await context.newPage();
+  await page.goto(`${env.baseUrl}${path}`);
+  return { page, close: () => context.close() };
+}
+
+/** A full-page screenshot at the page's current width, named `<name>-<width>.png`. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+}
+
+/** The id of the element that has the keyboard focus. */
+export function focusedId(page: Page): Promise<string> {
+  return page.evaluate('document.activeElement?.id ?? ""');
+}
+
+/** Nothing sticks out sideways: the page never scrolls horizontally. */
+export async function expectNoHorizontalScroll(page: Page): Promise<void> {
+  // Page code is passed as text: the tests are type-checked without the DOM library.
+  const [scrollWidth, clientWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
+  expect(scrollWidth).toBe(clientWidth);
+}

@@ -1,0 +1,38 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createLogger } from '../../src/config/logger.js';
+import { createMetrics } from '../../src/metrics.js';
+import { createChromiumSolver } from '../../src/upstream/challenge/chromium.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** A fresh temporary DATA_DIR. */
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'upstream-test-'));
+}
+
+/** The resilient client over `origins`, silent, with its own metrics registry and DATA_DIR unless given. */
+export function testClient(origins: readonly string[], overrides: Partial<UpstreamClientOptions> = {}) {
+  const metrics = overrides.metrics ?? createMetrics();
+  const client = createUpstreamClient({
+    origins,
+    timeoutMs: 3000,
+    dataDir: tempDataDir(),
+    logger: createLogger('silent'),
+    ...overrides,
+    metrics,
+  });
+  return { client, metrics };
+}
+
+/** Debian's Chromium, driven by playwright-core, as production runs it. */
+export function chromiumSolver(options: { timeoutMs?: number; executablePath?: string } = {}) {
+  return createChromiumSolver({
+    executablePath: options.executablePath ?? CHROMIUM_PATH,
+    timeoutMs: options.timeoutMs ?? 15_000,
+    idleMs: 60_000,
+    logger: createLogger('silent'),
+  });
+}

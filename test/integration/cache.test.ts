@@ -1,0 +1,162 @@
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+let stack: TestStack | undefined;
+afterEach(async () => {
+  await stack?.close();
+  stack = undefined;
+});
+
+/** A clock the test moves by hand; the cache and its headers read it. */
+function manualClock() {
+  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+  return clock;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
+describe('the answer cache over HTTP', () => {
+  it('answers a repeat from the cache without a new upstream request', async () => {
+    stack = await startTestStack();
+    const first = await request(stack.app).get('/catalog/ongoing-series?page=2');
+    expect(first.status).toBe(200);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(stack.simulator.hitCount()).toBe(1);
+    const second = await request(stack.app).get('/catalog/ongoing-series?page=2&unknown=1');
+    expect(second.status).toBe(200);
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.text).toBe(first.text);
+    expect(second.headers['etag']).toBe(first.headers['etag']);
+    expect(second.headers['cache-control']).toMatch(/^public, max-age=(599|600)$/);
+    expect(stack.simulator.hitCount()).toBe(1);
+    // page=1 is a different answer from page=2, and the default page fills in.
+    await request(stack.app).get('/catalog/ongoing-series');
+    expect((await request(stack.app).get('/catalog/ongoing-series?page=1')).headers['x-cache']).toBe('HIT');
+    expect(stack.simulator.hitCount()).toBe(2);
+  });
+
+  it('answers a hit (in front of Express) with the same headers as a miss (through Express)', async () => {
+    stack = await startTestStack({ env: { RATE_LIMIT_MAX: '10' } });
+    const miss = await request(stack.app).get('/catalog/genres').set('X-Request-Id', 'trace-miss-0001');
+    const hit = await request(stack.app).get('/catalog/genres').set('X-Request-Id', 'trace-hit-00002');
+    expect([miss.headers['x-cache'], hit.headers['x-cache']]).toEqual(['MISS', 'HIT']);
+    const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => name !== 'date').sort();
+    expect(names(hit.headers)).toEqual(names(miss.headers));
+    expect(hit.headers['x-content-type-options']).toBe('nosniff');
+    for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'content-type', 'etag', 'x-ratelimit-limit']) {
+      expect(hit.headers[name], name).toBe(miss.headers[name]);
+    }
+    expect(hit.headers['x-request-id']).toBe('trace-hit-00002');
+    expect([miss.headers['x-ratelimit-remaining'], hit.headers['x-ratelimit-remaining']]).toEqual(['9', '8']);
+    expect(hit.text).toBe(miss.text);
+  });
+
+  it('gives searches that differ only in case or spacing one cache entry', async () => {
+    stack = await startTestStack();
+    expect((await request(stack.app).get('/catalog/search?q=Soul')).headers['x-cache']).toBe('MISS');
+    const again = await request(stack.app).get('/catalog/search?q=%20%20sOUL%20');
+    expect(again.headers['x-cache']).toBe('HIT');
+    expect(again.body.data.query).toBe('soul');
+    expect(stack.simulator.hitCount()).toBe(1);
+  });
+
+  it('answers 304 to a matching If-None-Match on a hit, and 200 to a stale validator', async () => {
+    stack = await startTestStack();
+    const first = await request(stack.app).get('/catalog/genres');
+    const revalidated = await request(stack.app).get('/catalog/genres').set('If-None-Match', first.headers['etag'] as string);
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.text).toBe('');
+    expect(revalidated.headers['x-cache']).toBe('HIT');
+    const changed = await request(stack.app).get('/catalog/genres').set('If-None-Match', 'W/"something-else"');
+    expect(changed.status).toBe(200);
+  });
+
+  it('shares one upstream fetch among 100 concurrent cold requests for one key', async () => {
+    stack = await startTestStack({ simulator: { latencyMs: 300 } });
+    const responses = await Promise.all(Array.from({ length: 100 }, () => request(stack!.app).get('/catalog/popular-series')));
+    expect(responses.map((response) => response.status)).toEqual(Array(100).fill(200));
+    expect(new Set(responses.map((response) => response.text)).size).toBe(1);
+    expect(stack.simulator.hitCount()).toBe(1);
+  });
+
+  it('serves a stale answer at once past its TTL and refreshes it once in the background', async () => {
+    const clock = manualClock();
+    stack = await startTestStack({ now: clock.now, simulator: { latencyMs: 200 } });
+    const first = await request(stack.app).get('/catalog/genres');
+    clock.offsetMs = 43_200_000 + 5_000;
+    const stale = await Promise.all([1, 2, 3].map(() => request(stack!.app).get('/catalog/genres')));
+    for (const response of stale) {
+      expect(response.status).toBe(200);
+      expect(response.headers['x-cache']).toBe('STALE');
+      expect(response.headers['cache-control']).toBe('public, max-age=0');
+      expect(Number(response.headers['age'])).toBeGreaterThanOrEqual(43_205);
+      expect(response.text).toBe(first.text);
+    }
+    await until(() => stack!.simulator.hitCount() === 2);
+    let refreshed = await request(stack.app).get('/catalog/genres');
+    for (let i = 0; i < 100 && refreshed.headers['x-cache'] !== 'HIT'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      refreshed = await request(stack.app).get('/catalog/genres');
+    }
+    expect(refreshed.headers['x-cache']).toBe('HIT');
+    expect(stack.simulator.hitCount()).toBe(2);
+    expect(refreshed.headers['age']).toBe('0');
+    expect(Date.parse(refreshed.body.meta.fetchedAt)).toBeGreaterThan(Date.parse(first.body.meta.fetchedAt));
+  });
+
+  it('serves the stale answer instead of an error while the upstream fails (stale-if-error)', async () => {
+    const clock = manualClock();
+    stack = await startTestStack({ now: clock.now });
+    const first = await request(stack.app).get('/catalog/new-movie');
+    stack.simulator.setFaults([{ kind: 'status', status: 503 }]);
+    clock.offsetMs = 1_800_000 + 1_000;
+    for (let i = 0; i < 3; i++) {
+      const response = await request(stack.app).get('/catalog/new-movie');
+      expect(response.status).toBe(200);
+      expect(response.headers['x-cache']).toBe('STALE');
+      expect(response.text).toBe(first.text);
+    }
+    // Past the stale window the error is told, not hidden behind day-old data.
+    clock.offsetMs = 1_800_000 + 86_400_000 + 1_000;
+    const tooOld = await request(stack.app).get('/catalog/new-movie');
+    expect(tooOld.status).toBe(502);
+    expect(tooOld.body.error.code).toBe('UPSTREAM_ERROR');
+  });
+
+  it.each([
+    ['an upstream error', { kind: 'status', status: 500 } as const, 502, 'UPSTREAM_ERROR'],
+    ['a layout change', { kind: 'layout-change' } as const, 502, 'UPSTREAM_LAYOUT_CHANGED'],
+    ['a challenge page', { kind: 'challenge' } as const, 503, 'UPSTREAM_BLOCKED'],
+  ])('caches nothing after %s', async (_name, fault, status, code) => {
+    stack = await startTestStack();
+    stack.simulator.setFaults([fault]);
+    const failed = await request(stack.app).get('/catalog/home');
+    expect(failed.status).toBe(status);
+    expect(failed.body.error.code).toBe(code);
+    expect(failed.headers['x-cache']).toBeUndefined();
+    stack.simulator.clearFaults();
+    stack.simulator.resetHits();
+    const next = await request(stack.app).get('/catalog/home');
+    expect(next.status).toBe(200);
+    expect(next.headers['x-cache']).toBe('MISS');
+    expect(stack.simulator.hitCount()).toBe(1);
+  });
+
+  it('never replaces a good answer with a layout-changed page', async () => {
+    const clock = manualClock();
+    stack = await startTestStack({ now: clock.now });
+    const good = await request(stack.app).get('/catalog/home');
+    stack.simulator.setFaults([{ kind: 'layout-change' }]);
+    clock.offsetMs = 300_000 + 1_000;
+    expect((await request(stack.app).get('/catalog/home')).headers['x-cache']).toBe('STALE');
+    await until(() => stack!.simulator.hitCount() === 2);
+    const after = await request(stack.app).get('/catalog/home');
+    expect(after.status).toBe(200);
+    expect(after.headers['x-cache']).toBe('STALE');
+    expect(after.text).toBe(good.text);
+  });
+});

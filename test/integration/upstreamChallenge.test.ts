@@ -1,0 +1,191 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import axios from 'axios';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config/load.js';
+import { createLogger } from '../../src/config/logger.js';
+import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
+import { UpstreamBlockedError } from '../../src/upstream/errors.js';
+import { chromiumSolver, tempDataDir, testClient } from '../helpers/upstreamClient.js';
+import { startSimulator, type Simulator, type WallOptions } from '../simulator/server.js';
+
+// Real Debian Chromium (playwright-core) against the simulator's wall: a challenge page whose
+// script must run a proof of work over navigator.userAgent to earn a cookie bound to IP and UA.
+
+const opened: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((resource) => resource.close()));
+});
+
+async function walledSite(wall: WallOptions = {}): Promise<Simulator> {
+  const simulator = await startSimulator({ wall });
+  opened.push(simulator);
+  return simulator;
+}
+
+function solvingClient(simulator: Simulator, timeoutMs = 15_000): ResilientUpstreamClient {
+  const { client } = testClient([simulator.origin], { solver: chromiumSolver(), timeoutMs });
+  opened.push(client);
+  return client;
+}
+
+const plainGet = (url: string, headers: Record<string, string> = {}) => axios.get<string>(url, { headers, validateStatus: () => true });
+
+describe('the challenge wall and the Chromium solver', () => {
+  it('challenges plain axios while the Chromium solver gets through', async () => {
+    const simulator = await walledSite();
+    const plain = await plainGet(`${simulator.origin}/ongoing/`);
+    expect(plain.status).toBe(403);
+    expect(plain.headers['cf-mitigated']).toBe('challenge');
+    expect(plain.data).toContain('<title>Just a moment...</title>');
+
+    const client = solvingClient(simulator);
+    const page = await client.fetchPage('/ongoing/');
+    expect(page.status).toBe(200);
+    expect(page.url).toBe(`${simulator.origin}/ongoing/`);
+    expect(page.html).toContain('class="listupd');
+    expect(simulator.wallStats()).toMatchObject({ solved: 1, rejected: 0 });
+    expect(client.status()).toMatchObject({ challenges: 1, solves: { ok: 1, failed: 0 }, browserTransport: [] });
+  });
+
+  it('binds the clearance to the User-Agent that earned it', async () => {
+    const simulator = await walledSite();
+    const solver = chromiumSolver();
+    opened.push(solver);
+    const clearance = await solver.solve(`${simulator.origin}/`);
+    expect(clearance.userAgent).toMatch(/^Mozilla\/5\.0 .* Chrome\/\d+/);
+    expect(clearance.userAgent).not.toContain('Headless');
+    expect(clearance.cookies.map((cookie) => [cookie.name, cookie.httpOnly])).toEqual([['cf_clearance', true]]);
+    expect(Object.keys(clearance.clientHints).sort()).toEqual(['sec-ch-ua', 'sec-ch-ua-mobile', 'sec-ch-ua-platform']);
+    const cookie = `cf_clearance=${clearance.cookies[0]?.value}`;
+    expect((await plainGet(`${simulator.origin}/ongoing/`, { cookie, 'user-agent': clearance.userAgent })).status).toBe(200);
+    const otherAgent = await plainGet(`${simulator.origin}/ongoing/`, { cookie, 'user-agent': 'Mozilla/5.0 (Windows NT 10.0) Chrome/1.0' });
+    expect(otherAgent.status).toBe(403);
+    expect(otherAgent.headers['cf-mitigated']).toBe('challenge');
+  });
+
+  it('serves many requests with one solve', async () => {
+    const simulator = await walledSite();
+    const client = solvingClient(simulator);
+    const paths = ['/', '/ongoing/', '/ongoing/page/2/', '/seri/?order=popular&page=1', '/?s=soul'];
+    await client.fetchPage('/');
+    const passedAfterSolve = simulator.wallStats().passed;
+    for (let round = 0; round < 6; round++) {
+      for (const path of paths) expect((await client.fetchPage(path)).status).toBe(200);
+    }
+    expect(simulator.wallStats().solved).toBe(1);
+    expect(client.status().solves.ok).toBe(1);
+    // Each of the 30 pages went through axios with the handed-over cookie, unchallenged.
+    expect(simulator.wallStats().passed - passedAfterSolve).toBe(30);
+    expect(simulator.wallStats().challenged).toBe(2);
+  });
+
+  it('solves again once the clearance has expired', async () => {
+    const simulator = await walledSite({ clearanceTtlMs: 2500 });
+    const client = solvingClient(simulator);
+    await client.fetchPage('/');
+    await sleep(1000);
+    await client.fetchPage('/ongoing/');
+    expect(simulator.wallStats().solved).toBe(1);
+    await sleep(1700);
+    expect((await client.fetchPage('/ongoing/')).status).toBe(200);
+    expect(simulator.wallStats().solved).toBe(2);
+    expect(client.status().solves.ok).toBe(2);
+  });
+
+  it('runs one solve for 20 concurrent requests on a cold host', async () => {
+    const simulator = await walledSite();
+    const client = solvingClient(simulator);
+    const paths = ['/', '/ongoing/', '/ongoing/page/2/', '/ongoing/page/3/', '/?s=soul'];
+    const pages = await Promise.all(Array.from({ length: 20 }, (_, index) => client.fetchPage(paths[index % paths.length] as string)));
+    expect(pages.map((page) => page.status)).toEqual(Array(20).fill(200));
+    expect(simulator.wallStats().solved).toBe(1);
+    expect(client.status().solves).toMatchObject({ ok: 1, failed: 0 });
+  });
+
+  it('fetches through the browser page when the handed-over cookie is refused', async () => {
+    const simulator = await walledSite({ handOff: 'browser-only' });
+    const client = solvingClient(simulator);
+    const page = await client.fetchPage('/ongoing/');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('class="listupd');
+    expect(client.status().browserTransport).toEqual([simulator.origin]);
+    expect((await client.fetchPage('/ongoing/page/2/')).status).toBe(200);
+    expect(client.status().solves.ok).toBe(1);
+  });
+
+  it('answers UPSTREAM_BLOCKED at the deadline while a slow solve goes on, and the next request is warm', async () => {
+    const simulator = await walledSite({ minSolveMs: 2500 });
+    const client = solvingClient(simulator, 1500);
+    const started = Date.now();
+    const failure = await client.fetchPage('/').catch((error: unknown) => error);
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(failure).toBeInstanceOf(UpstreamBlockedError);
+    expect(failure).toMatchObject({ reason: 'solve-pending', retryAfterSeconds: 10 });
+    await sleep(2500);
+    expect((await client.fetchPage('/')).status).toBe(200);
+    expect(simulator.wallStats().solved).toBe(1);
+  });
+
+  it('answers UPSTREAM_BLOCKED with Retry-After when Chromium cannot start', async () => {
+    const simulator = await walledSite();
+    const { client } = testClient([simulator.origin], { solver: chromiumSolver({ executablePath: '/nonexistent/chromium' }) });
+    await expect(client.fetchPage('/')).rejects.toMatchObject({ name: 'UpstreamBlockedError', reason: 'solve-failed', retryAfterSeconds: 60 });
+    expect(client.status().solves).toMatchObject({ ok: 0, failed: 1 });
+  });
+});
+
+describe('the app in front of a walled upstream', () => {
+  async function appFor(simulator: Simulator, env: Record<string, string>) {
+    const config = loadConfig({
+      UPSTREAM_BASE_URLS: simulator.origin,
+      DATA_DIR: tempDataDir(),
+      LOG_LEVEL: 'silent',
+      UPSTREAM_TIMEOUT_MS: '15000',
+      ...env,
+    });
+    const app = createApp({ config, logger: createLogger('silent') });
+    return app;
+  }
+
+  it.each([
+    ['SOLVER=off', { SOLVER: 'off' }],
+    ['a bad CHROMIUM_PATH', { SOLVER: 'chromium', CHROMIUM_PATH: '/nonexistent/chromium' }],
+  ])('answers 503 UPSTREAM_BLOCKED with Retry-After and never the challenge page with %s', async (_name, env) => {
+    const simulator = await walledSite();
+    const app = await appFor(simulator, env);
+    const response = await request(app).get('/catalog/genres');
+    expect(response.status).toBe(503);
+    expect(response.body.error.code).toBe('UPSTREAM_BLOCKED');
+    expect(response.headers['retry-after']).toBe('60');
+    expect(response.text).not.toMatch(/Just a moment|<html|_cf_chl_opt/i);
+    const health = await request(app).get('/health/upstream');
+    expect(health.body.solver).toEqual(env.SOLVER === 'off' ? { kind: 'off', available: false } : { kind: 'chromium', available: true });
+  });
+
+  it('serves the catalog through the wall and shows the solve on /health/upstream and /metrics', async () => {
+    const simulator = await walledSite();
+    const app = await appFor(simulator, { SOLVER: 'chromium' });
+    const response = await request(app).get('/catalog/ongoing-series');
+    expect(response.status).toBe(200);
+    expect(response.body.meta.source).toBe(`${simulator.origin}/ongoing/`);
+    const health = await request(app).get('/health/upstream');
+    expect(health.body).toMatchObject({
+      health: 'ok',
+      origin: simulator.origin,
+      challenges: 1,
+      solves: { ok: 1, failed: 0 },
+      solver: { kind: 'chromium', available: true },
+      lastSuccess: { url: `${simulator.origin}/ongoing/` },
+      lastFailure: null,
+    });
+    const metrics = (await request(app).get('/metrics')).text;
+    expect(metrics).toContain(`upstream_solves_total{origin="${simulator.origin}",solver="chromium",result="ok"} 1`);
+    expect(metrics).toContain(`upstream_challenges_total{origin="${simulator.origin}"} 1`);
+    expect(metrics).toContain(`upstream_fetches_total{origin="${simulator.origin}",verdict="challenge"} 1`);
+    expect(metrics).toContain(`upstream_fetches_total{origin="${simulator.origin}",verdict="ok"} 1`);
+    expect(metrics).toMatch(/upstream_solve_duration_seconds_count\{solver="chromium",result="ok"\} 1/);
+    expect(metrics).toContain('http_requests_total{route="/catalog/ongoing-series",method="GET",status="200"} 1');
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '../../../src/catalog/schemas.js';
+import { catalogErrorCodes, ERROR_CODES } from '../../../src/http/errorCodes.js';
+import {
+  describeError,
+  InvalidBodyError,
+  InvalidParameterError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  RateLimitedError,
+  RouteNotFoundError,
+  UnauthorizedError,
+} from '../../../src/http/errors.js';
+import { LayoutChangedError } from '../../../src/parsers/errors.js';
+import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+
+describe('ERROR_CODES, the documentation of the error table', () => {
+  it('documents every contract code', () => {
+    expect(Object.keys(ERROR_CODES).sort()).toEqual([...ErrorCode.options].sort());
+  });
+
+  it.each([
+    [new InvalidParameterError([{ field: 'page', rule: 'integer 1-500', message: 'm' }]), 400, 'INVALID_PARAMETER'],
+    [new InvalidBodyError([{ field: 'title', rule: 'required', message: 'm' }]), 400, 'INVALID_PARAMETER'],
+    [new UnauthorizedError('no token'), 401, 'UNAUTHORIZED'],
+    [new RouteNotFoundError('GET', '/nope'), 404, 'NOT_FOUND'],
+    [new MethodNotAllowedError('POST', '/catalog/home', 'GET, HEAD'), 405, 'METHOD_NOT_ALLOWED'],
+    [new PayloadTooLargeError(32768), 413, 'PAYLOAD_TOO_LARGE'],
+    [new RateLimitedError(50, 'API requests', 60), 429, 'RATE_LIMITED'],
+    [new LayoutChangedError('home', ['slider']), 502, 'UPSTREAM_LAYOUT_CHANGED'],
+    [new UpstreamTimeoutError('slow', 'https://example.test/'), 504, 'UPSTREAM_TIMEOUT'],
+    [new Error('boom'), 500, 'INTERNAL_ERROR'],
+  ])('states the status describeError gives %s', (error, status, code) => {
+    const described = describeError(error);
+    expect([described.status, described.code]).toEqual([status, code]);
+    expect(ERROR_CODES[described.code].status).toBe(status);
+  });
+
+  it('describes a too-large body and a missing token with their headers', () => {
+    expect(describeError(new PayloadTooLargeError(32768)).message).toBe(
+      'The request body is larger than 32 KB. Shorten the text and send it again.',
+    );
+    expect(describeError(new UnauthorizedError('no token')).headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="admin"' });
+  });
+
+  it('lists what a catalog endpoint can answer, INVALID_PARAMETER only where it takes parameters', () => {
+    const withParameters = catalogErrorCodes(true);
+    expect(withParameters).toEqual([
+      'INVALID_PARAMETER',
+      'NOT_FOUND',
+      'METHOD_NOT_ALLOWED',
+      'RATE_LIMITED',
+      'UPSTREAM_ERROR',
+      'UPSTREAM_LAYOUT_CHANGED',
+      'UPSTREAM_BLOCKED',
+      'UPSTREAM_UNAVAILABLE',
+      'UPSTREAM_TIMEOUT',
+      'INTERNAL_ERROR',
+    ]);
+    expect(catalogErrorCodes(false)).toEqual(withParameters.slice(1));
+  });
+});

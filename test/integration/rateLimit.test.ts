@@ -126,4 +126,20 @@ describe('the per-IP quota on /catalog/*', () => {
     expect((await asClient('2001:db8:1:200::ffff')).status).toBe(429);
     expect((await asClient('2001:db8:2::1')).status).toBe(200);
   });
+
+  it('keeps the report quota apart from the API quota, both ways', async () => {
+    const api = await startLimited({ RATE_LIMIT_MAX: '2', REPORT_RATE_LIMIT_MAX: '2' });
+    const report = { category: 'bug', endpoint: '/catalog/genres', title: 'Genre hilang', description: 'Genre Action tidak ada.', severity: 'low' };
+    expect((await api.get('/catalog/genres')).headers['x-ratelimit-remaining']).toBe('1');
+    // The API request did not use the report quota: both reports pass, the third is refused.
+    expect((await api.post('/api/reports').send(report)).status).toBe(201);
+    expect((await api.post('/api/reports').send(report)).status).toBe(201);
+    const refused = await api.post('/api/reports').send(report);
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/^You have used all 2 reports of this window/);
+    // The three report requests did not use the API quota: one API request is still left.
+    const last = await api.get('/catalog/genres');
+    expect(last.status).toBe(200);
+    expect(last.headers['x-ratelimit-remaining']).toBe('0');
+  });
 });

@@ -10,8 +10,8 @@ import { parsePagination } from './pagination.js';
 import { blockByHeading, mainColumn, within } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
-import { absoluteUrl, isPlaceholderImage, slugFromUrl } from './url.js';
-import { firstMatches, hasAncestorWithin, hasClass } from './walk.js';
+import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
+import { elementText, firstMatches, hasAncestorWithin, hasClass } from './walk.js';
 
 // Some installs localise the section headings (Indonesian "Rilisan Terbaru").
 const POPULAR_TODAY_HEADINGS = ['popular today', 'populer hari ini'];
@@ -82,16 +82,14 @@ function sliderItem($: CheerioAPI, slide: Element, pageUrl: string): SliderItem 
   });
   const link = parts.titleLink;
   // data-jtitle holds the full title; the link text can be a shortened display form.
-  const title = cleanText(link?.attribs['data-jtitle']) || cleanText(link === undefined ? '' : $(link).text());
-  const url = absoluteUrl(link?.attribs['href'] ?? parts.watchLink?.attribs['href'], pageUrl);
-  const slug = url === null ? null : slugFromUrl(url);
-  if (!title || url === null || slug === null) return null;
+  const title = cleanText(link?.attribs['data-jtitle']) || elementText($, link);
+  const target = linkTarget(link?.attribs['href'] ?? parts.watchLink?.attribs['href'], pageUrl);
+  if (!title || target === null) return null;
   return {
     title,
-    slug,
-    url,
+    ...target,
     banner: parts.backdrop === undefined ? null : backdropUrl(parts.backdrop, pageUrl),
-    synopsis: cleanText(parts.synopsis === undefined ? '' : $(parts.synopsis).text()) || null,
+    synopsis: elementText($, parts.synopsis) || null,
   };
 }
 

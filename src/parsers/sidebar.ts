@@ -3,8 +3,8 @@ import type { Element } from 'domhandler';
 import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../catalog/schemas.js';
 import { blockByHeading } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
-import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
-import { allMatches, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
+import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
+import { allMatches, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 /** A sidebar widget's items plus the names of the parts that were not on the page. */
 export interface WidgetResult<T> {
@@ -101,13 +101,12 @@ function rankedSeries($: CheerioAPI, item: Element, index: number, pageUrl: stri
   const parts = itemParts(item);
   const entry = seriesEntry($, item, parts, pageUrl);
   if (entry === null) return null;
-  const rank = Number(cleanText(parts.rank === undefined ? '' : $(parts.rank).text()));
-  const score = parts.score === undefined ? '' : $(parts.score).text();
+  const rank = Number(elementText($, parts.rank));
   return {
     // The rank badge is the list position; fall back to the position if it is unreadable.
     rank: Number.isInteger(rank) && rank >= 1 ? rank : index + 1,
     ...entry,
-    rating: parseRating(score),
+    rating: parseRating(elementText($, parts.score)),
   };
 }
 
@@ -125,7 +124,7 @@ function latestMovie($: CheerioAPI, item: Element, pageUrl: string): LatestMovie
       allMatches(el, (inner) => inner.name === 'a' || inner.name === 'b').length === 0,
   );
   const dateSpan = dateSpans[dateSpans.length - 1];
-  const releaseDateText = cleanText(dateSpan === undefined ? '' : $(dateSpan).text()) || null;
+  const releaseDateText = elementText($, dateSpan) || null;
   return { ...entry, releaseDate: parseReleaseDate(releaseDateText), releaseDateText };
 }
 
@@ -135,14 +134,12 @@ type ItemParts = ReturnType<typeof itemParts>;
 // Shared by the popular and new-movie lists: `h4 > a.series` (title), `.imgseries img`, genre tags.
 function seriesEntry($: CheerioAPI, item: Element, parts: ItemParts, pageUrl: string): SeriesEntry | null {
   const link = parts.titleLink;
-  const title = cleanText(link === undefined ? '' : $(link).text()) || cleanText(link?.attribs['title']);
-  const url = absoluteUrl(link?.attribs['href'] ?? parts.seriesLink?.attribs['href'], pageUrl);
-  const slug = url === null ? null : slugFromUrl(url);
-  if (!title || url === null || slug === null) return null;
+  const title = elementText($, link) || cleanText(link?.attribs['title']);
+  const target = linkTarget(link?.attribs['href'] ?? parts.seriesLink?.attribs['href'], pageUrl);
+  if (!title || target === null) return null;
   return {
     title,
-    slug,
-    url,
+    ...target,
     poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
     genres: genreTags($, item, pageUrl),
   };

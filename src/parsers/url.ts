@@ -14,6 +14,13 @@ export function absoluteUrl(href: string | null | undefined, base: string): stri
 }
 
 /** Last non-empty path segment, percent-decoded; null when the path is the site root. */
+/** Where a link points: its absolute URL and the slug (last path segment); null when it has neither. */
+export function linkTarget(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
+  const url = absoluteUrl(href, pageUrl);
+  const slug = url === null ? null : slugFromUrl(url);
+  return url !== null && slug !== null ? { url, slug } : null;
+}
+
 export function slugFromUrl(url: string): string | null {
   let segment: string | undefined;
   try {

@@ -1,4 +1,6 @@
+import type { CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
+import { cleanText } from './text.js';
 
 /** Tests one element; `classes` is its class list, split once per element for every matcher. */
 export type Matcher = (el: Element, classes: readonly string[]) => boolean;
@@ -47,4 +49,9 @@ export function hasAncestorWithin(el: Element, root: Element, match: (ancestor: 
 
 export function hasClass(el: Element, name: string): boolean {
   return (el.attribs['class'] ?? '').split(/\s+/).includes(name);
+}
+
+/** The element's text with whitespace collapsed; '' when there is no element. */
+export function elementText($: CheerioAPI, el: Element | undefined): string {
+  return el === undefined ? '' : cleanText($(el).text());
 }

@@ -2,7 +2,8 @@ import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { EpisodeCard } from '../../catalog/schemas.js';
 import { parseEpisodeNumber } from '../text.js';
-import { cardLink, cardParts, cardPoster, elementText, linkTitle, ownText, subBadge, typeBadge } from './fields.js';
+import { cardLink, cardParts, cardPoster, linkTitle, ownText, subBadge, typeBadge } from './fields.js';
+import { elementText } from '../walk.js';
 
 /** An episode card (home Popular Today / Latest Release); null when it has no link or title. */
 export function parseEpisodeCard($: CheerioAPI, el: Element, pageUrl: string): EpisodeCard | null {

@@ -1,8 +1,8 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import { cleanText } from '../text.js';
-import { absoluteUrl, imageSrc, slugFromUrl } from '../url.js';
-import { firstMatches, type Matcher } from '../walk.js';
+import { imageSrc, linkTarget } from '../url.js';
+import { elementText, firstMatches, type Matcher } from '../walk.js';
 
 // Readers for the parts both card kinds share (`article.bs > div.bsx > a.tip`).
 
@@ -26,10 +26,6 @@ export function cardParts(card: Element): CardParts {
   return firstMatches(card, CARD_ROLES);
 }
 
-export function elementText($: CheerioAPI, el: Element | undefined): string {
-  return el === undefined ? '' : cleanText($(el).text());
-}
-
 /** Text nodes directly inside the element, ignoring child elements (`.tt` holds the title plus an `h2`). */
 export function ownText(el: Element | undefined): string {
   if (el === undefined) return '';
@@ -39,9 +35,7 @@ export function ownText(el: Element | undefined): string {
 }
 
 export function cardLink(parts: CardParts, pageUrl: string): { url: string; slug: string } | null {
-  const url = absoluteUrl((parts.tipLink ?? parts.anyLink)?.attribs['href'], pageUrl);
-  const slug = url === null ? null : slugFromUrl(url);
-  return url !== null && slug !== null ? { url, slug } : null;
+  return linkTarget((parts.tipLink ?? parts.anyLink)?.attribs['href'], pageUrl);
 }
 
 /** The title attribute of the card link (`a.tip[title]`), the last fallback for titles. */

@@ -1,7 +1,8 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { SeriesCard } from '../../catalog/schemas.js';
-import { cardLink, cardParts, cardPoster, elementText, linkTitle, ownText, subBadge, typeBadge, type CardParts } from './fields.js';
+import { cardLink, cardParts, cardPoster, linkTitle, ownText, subBadge, typeBadge, type CardParts } from './fields.js';
+import { elementText } from '../walk.js';
 
 const STATUS_WORDS: Record<string, string> = {
   ongoing: 'Ongoing',

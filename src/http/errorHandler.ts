@@ -1,8 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../config/logger.js';
 import { ENDPOINT_PATHS } from '../catalog/endpoints.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
-import { describeError, RouteNotFoundError } from './errors.js';
+import { describeError, RouteNotFoundError, type DescribedError } from './errors.js';
 
 /** The contract's error envelope for `error` on `path`; failures of ours (5xx) are logged here. */
 export function errorAnswer(error: unknown, path: string, requestId: string, logger: Logger) {
@@ -19,6 +20,20 @@ export function errorAnswer(error: unknown, path: string, requestId: string, log
   return { described, envelope, reportUrl };
 }
 
+/** Status, headers and no-store of an error answer; plain node API, so the cached-hit path shares it. */
+function writeErrorHead(res: ServerResponse, described: DescribedError): void {
+  res.statusCode = described.status;
+  for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+/** Answers the contract's JSON error envelope. */
+export function sendErrorEnvelope(res: ServerResponse, described: DescribedError, envelope: object): void {
+  writeErrorHead(res, described);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(envelope));
+}
+
 /** The last plain middleware: whatever reached it matched no route. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new RouteNotFoundError(req.method, req.path));
@@ -33,17 +48,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (res.headersSent) return next(error);
     const { described, envelope, reportUrl } = errorAnswer(error, req.path, res.locals.requestId, logger);
     res.locals.errorCode = described.code;
-    res.status(described.status).set(described.headers).set('Cache-Control', 'no-store');
-    if (!wantsErrorPage(req)) {
-      res.json(envelope);
-      return;
-    }
+    if (!wantsErrorPage(req)) return sendErrorEnvelope(res, described, envelope);
+    writeErrorHead(res, described);
     const view = errorPageView(described.status, described.code, res.locals.requestId, reportUrl);
     // With a callback, a template failure cannot fall through to Express's default handler and its stack trace.
     res.render('error', view, (renderError: Error | null, html: string) => {
       if (renderError) {
         logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');
-        res.json(envelope);
+        sendErrorEnvelope(res, described, envelope);
       } else res.send(html);
     });
   };

@@ -101,9 +101,7 @@ const BLOCKED_MESSAGES: Record<BlockReason, string> = {
 /** The one table from error type to HTTP status, contract code and a message a person can act on. */
 export function describeError(error: unknown): DescribedError {
   const base = { details: [] as ErrorDetail[], headers: {} as Record<string, string> };
-  if (error instanceof InvalidParameterError)
-    return { ...base, status: 400, code: 'INVALID_PARAMETER', message: `${error.message}. See details.`, details: error.details, reportCategory: 'bug' };
-  if (error instanceof InvalidBodyError)
+  if (error instanceof InvalidParameterError || error instanceof InvalidBodyError)
     return { ...base, status: 400, code: 'INVALID_PARAMETER', message: `${error.message}. See details.`, details: error.details, reportCategory: 'bug' };
   if (error instanceof PayloadTooLargeError)
     return {

@@ -6,7 +6,7 @@ import type { AnyEndpoint } from '../catalog/endpoints.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
-import { errorAnswer } from './errorHandler.js';
+import { errorAnswer, sendErrorEnvelope } from './errorHandler.js';
 import { assignRequestId } from './middleware/requestId.js';
 import { logWhenFinished } from './middleware/requestLog.js';
 import { observeWhenFinished } from './middleware/requestMetrics.js';
@@ -71,10 +71,6 @@ function answerFromCache(req: IncomingMessage, res: ServerResponse, endpoint: An
     if (error === undefined) return send();
     const { described, envelope } = errorAnswer(error, endpoint.path, requestId, deps.logger);
     errorCode = described.code;
-    res.statusCode = described.status;
-    for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(JSON.stringify(envelope));
+    sendErrorEnvelope(res, described, envelope);
   });
 }

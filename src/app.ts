@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import proxyaddr from 'proxy-addr';
-import type { UpstreamSite } from './catalog/endpoints.js';
+import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import { createCatalogService, type CatalogAnswer } from './catalog/service.js';
 import type { Config } from './config/schema.js';

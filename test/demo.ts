@@ -2,9 +2,9 @@
 // API offline. The simulator listens on 127.0.0.1:4000 (SIMULATOR_PORT), the API on PORT (3000).
 import { once } from 'node:events';
 import { createApp } from '../src/app.js';
-import { endpoints } from '../src/catalog/endpoints.js';
-import { exampleFor } from '../src/catalog/examples.js';
-import { urlWithQuery } from '../src/pages/serviceFacts.js';
+import { endpoints } from '../src/catalog/endpoints/index.js';
+import { exampleFor } from '../src/catalog/examples/index.js';
+import { urlWithParameters } from '../src/pages/serviceFacts.js';
 import { loadConfig } from '../src/config/load.js';
 import { createLogger } from '../src/config/logger.js';
 import { startSimulator } from './simulator/server.js';
@@ -19,7 +19,7 @@ const base = `http://localhost:${config.PORT}`;
 console.log(`\nUpstream simulator: ${simulator.origin}\nAPI:                ${base}`);
 console.log(`Pages:              ${base}/  ${base}/docs  ${base}/report\n\nTry:`);
 for (const endpoint of endpoints) {
-  console.log(`  curl -s '${base}${urlWithQuery(endpoint.path, exampleFor(endpoint.path).query)}'`);
+  console.log(`  curl -s '${base}${urlWithParameters(endpoint.path, exampleFor(endpoint.path).parameters)}'`);
 }
 console.log('\nCtrl+C stops both.\n');
 

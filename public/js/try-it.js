@@ -10,9 +10,14 @@ function show(result, name, text) {
 async function tryRequest(form) {
   const result = form.querySelector('[data-try-result]');
   const button = form.querySelector('button[type="submit"]');
+  // A parameter named in the path template ("/catalog/series/{slug}") fills it; the rest form the query.
+  let path = form.getAttribute('action');
   const query = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (value !== '') query.append(name, value);
-  const url = query.size > 0 ? `${form.getAttribute('action')}?${query}` : form.getAttribute('action');
+  for (const [name, value] of new FormData(form)) {
+    if (path.includes(`{${name}}`)) path = path.replace(`{${name}}`, encodeURIComponent(value));
+    else if (value !== '') query.append(name, value);
+  }
+  const url = query.size > 0 ? `${path}?${query}` : path;
 
   result.hidden = false;
   button.disabled = true;

@@ -9,6 +9,7 @@ export interface FieldHint {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  pattern?: string;
   default?: unknown;
 }
 

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorCodes.js';
 import * as reportSchemas from '../reports/schema.js';
-import { endpoints, type AnyEndpoint } from './endpoints.js';
-import { exampleFor, REPORT_EXAMPLE } from './examples.js';
+import { endpoints, type AnyEndpoint } from './endpoints/index.js';
+import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';
 import { fieldDocs, type FieldDoc } from './fieldDocs.js';
-import * as catalogSchemas from './schemas.js';
-import type { ErrorCode } from './schemas.js';
+import * as contract from '../contract/index.js';
+import type { ErrorCode } from '../contract/schemas.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -15,21 +15,23 @@ type JsonObject = Record<string, unknown>;
 
 const ref = (section: 'schemas' | 'headers', id: string) => ({ $ref: `#/components/${section}/${id}` });
 
-/** "/catalog/ongoing-series" → "OngoingSeries". */
+/** "/catalog/ongoing-series" → "OngoingSeries"; "/catalog/genres/{slug}" → "GenresBySlug". */
 function stem(path: string): string {
-  const last = path.split('/').pop() ?? path;
-  return last.replace(/(^|-)(\w)/g, (_match, _dash, letter: string) => letter.toUpperCase());
+  return path
+    .replace(/^\/catalog\//, '')
+    .replace(/\{(\w+)\}/g, 'by-$1')
+    .replace(/(^|[-/])(\w)/g, (_match, _separator, letter: string) => letter.toUpperCase());
 }
 
 /** Component schemas: every exported shape with a global id, plus one envelope per endpoint. */
 function componentSchemas(): JsonObject {
   const registry = z.registry<{ id: string }>();
-  for (const value of [...Object.values(catalogSchemas), ...Object.values(reportSchemas)]) {
+  for (const value of [...Object.values(contract), ...Object.values(reportSchemas)]) {
     const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
     if (id) registry.add(value as z.ZodType, { id });
   }
   for (const endpoint of endpoints)
-    registry.add(catalogSchemas.successEnvelope(endpoint.data), { id: `${stem(endpoint.path)}Response` });
+    registry.add(contract.successEnvelope(endpoint.data), { id: `${stem(endpoint.path)}Response` });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
   // zod marks each as a standalone document; inside an OpenAPI document they are plain schemas.
   const components: JsonObject = Object.fromEntries(
@@ -88,13 +90,14 @@ function errorResponses(codes: ErrorCode[], common: JsonObject): JsonObject {
 }
 
 function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
-  const parameters = fieldDocs(endpoint.query).map(({ name, required, schema: { description, ...schema } }) => ({
+  const parameter = (location: 'path' | 'query') => ({ name, required, schema: { description, ...schema } }: FieldDoc) => ({
     name,
-    in: 'query',
+    in: location,
     required,
     description,
     schema,
-  }));
+  });
+  const parameters = [...fieldDocs(endpoint.params).map(parameter('path')), ...fieldDocs(endpoint.query).map(parameter('query'))];
   const common = {
     'X-Request-Id': ref('headers', 'X-Request-Id'),
     'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),

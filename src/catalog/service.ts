@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
-import type { UpstreamClient } from '../upstream/client.js';
+import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
+import { UpstreamNotFoundError } from '../upstream/errors.js';
 import type { AnswerCache, CachedAnswer } from './cache.js';
-import type { AnyEndpoint, UpstreamSite } from './endpoints.js';
+import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
 
 /** An answer plus what the upstream did to produce it (logged on a miss). */
 export interface CatalogAnswer extends CachedAnswer {
@@ -19,9 +20,9 @@ export interface CatalogResult {
 
 export interface CatalogService {
   /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
-  cached(endpoint: AnyEndpoint, query: Record<string, unknown>): CatalogResult | undefined;
+  cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
   /** A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key. */
-  fetch(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogResult>;
+  fetch(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogResult>;
 }
 
 export interface CatalogServiceDeps {
@@ -37,25 +38,25 @@ export interface CatalogServiceDeps {
 }
 
 /**
- * The key of an answer: endpoint, the validated query (defaults filled in, `q` normalised) in a
+ * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
  * fixed order, and the parser version, so that a parser fix never serves answers of the old parser.
  */
-export function cacheKey(endpoint: AnyEndpoint, query: Record<string, unknown>): string {
-  const params = Object.keys(query)
+export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>): string {
+  const params = Object.keys(input)
     .sort()
-    .map((name) => `${name}=${encodeURIComponent(String(query[name]))}`)
+    .map((name) => `${name}=${encodeURIComponent(String(input[name]))}`)
     .join('&');
   return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
 }
 
 export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined }: CatalogServiceDeps): CatalogService {
-  async function fetchAnswer(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogAnswer> {
-    // The route validated `query` with this endpoint's own schema, so the cast is exact.
-    const typedQuery = query as never;
+  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogAnswer> {
+    // The route validated `input` with this endpoint's own schema, so the cast is exact.
+    const typedInput = input as never;
     const started = performance.now();
-    const page = await upstream.fetchPage(endpoint.upstreamPath(typedQuery, site));
+    const page = await fetchPage(endpoint, typedInput);
     const durationMs = Math.round(performance.now() - started);
-    const parsed = endpoint.parse(page.html, page.url, typedQuery);
+    const parsed = endpoint.parse(page.html, page.url, typedInput);
     if (parsed.missing.length > 0) {
       logger.warn({ endpoint: endpoint.path, source: page.url, missing: parsed.missing }, 'optional upstream blocks missing');
     }
@@ -74,14 +75,25 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     };
   }
 
-  function cached(endpoint: AnyEndpoint, query: Record<string, unknown>): CatalogResult | undefined {
-    const key = cacheKey(endpoint, query);
+  /** The endpoint's upstream page; on a 404, its fallback page once, where it has one. */
+  async function fetchPage(endpoint: AnyEndpoint, input: never): Promise<UpstreamPage> {
+    try {
+      return await upstream.fetchPage(endpoint.upstreamPath(input, site));
+    } catch (error) {
+      const fallback = error instanceof UpstreamNotFoundError ? (endpoint.fallbackPath?.(input, site) ?? null) : null;
+      if (fallback === null) throw error;
+      return upstream.fetchPage(fallback);
+    }
+  }
+
+  function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
+    const key = cacheKey(endpoint, input);
     const found = cache.lookup(key);
     if (found === undefined) return undefined;
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
     if (found.freshness === 'fresh') return { answer: found.answer, cacheStatus: 'HIT' };
     cache.refresh(key, () =>
-      fetchAnswer(endpoint, query).catch((error: unknown) => {
+      fetchAnswer(endpoint, input).catch((error: unknown) => {
         logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
         throw error;
       }),
@@ -89,9 +101,9 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     return { answer: found.answer, cacheStatus: 'STALE' };
   }
 
-  async function fetch(endpoint: AnyEndpoint, query: Record<string, unknown>): Promise<CatalogResult> {
+  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogResult> {
     onLookup('miss');
-    const answer = await cache.load(cacheKey(endpoint, query), () => fetchAnswer(endpoint, query));
+    const answer = await cache.load(cacheKey(endpoint, input), () => fetchAnswer(endpoint, input));
     return { answer, cacheStatus: 'MISS' };
   }
 

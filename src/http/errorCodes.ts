@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../catalog/schemas.js';
+import type { ErrorCode } from '../contract/schemas.js';
 import { BODY_LIMIT_BYTES } from './middleware/body.js';
 
 export interface ErrorCodeDoc {

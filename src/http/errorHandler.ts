@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../config/logger.js';
-import { ENDPOINT_PATHS } from '../catalog/endpoints.js';
+import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
 import { describeError, RouteNotFoundError, type DescribedError } from './errors.js';
 
@@ -9,7 +9,7 @@ import { describeError, RouteNotFoundError, type DescribedError } from './errors
 export function errorAnswer(error: unknown, path: string, requestId: string, logger: Logger) {
   const described = describeError(error);
   if (described.status >= 500) logger.error({ err: error, code: described.code, requestId }, 'request failed');
-  const endpoint = ENDPOINT_PATHS.includes(path) ? path : 'other';
+  const endpoint = REPORT_CENTER_PATHS.includes(path) ? path : 'other';
   const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
   const envelope = {
     status: 'error',

@@ -1,4 +1,4 @@
-import type { ErrorCode, ErrorDetail } from '../catalog/schemas.js';
+import type { ErrorCode, ErrorDetail } from '../contract/schemas.js';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
 import type { ReportCategory } from '../reports/schema.js';
 import {

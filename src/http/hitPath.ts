@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { parse as parseQueryString } from 'node:querystring';
 import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
-import type { AnyEndpoint } from '../catalog/endpoints.js';
+import type { AnyEndpoint } from '../catalog/endpoints/index.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
@@ -10,7 +10,7 @@ import { errorAnswer, sendErrorEnvelope } from './errorHandler.js';
 import { assignRequestId } from './middleware/requestId.js';
 import { logWhenFinished } from './middleware/requestLog.js';
 import { observeWhenFinished } from './middleware/requestMetrics.js';
-import { endpointByPath, sendCatalogAnswer, setCatalogHeaders } from './routes/catalog.js';
+import { matchEndpoint, sendCatalogAnswer, setCatalogHeaders } from './routes/catalog.js';
 
 export interface HitPathDeps {
   catalog: CatalogService;
@@ -23,7 +23,7 @@ export interface HitPathDeps {
 
 interface ValidRequest {
   endpoint: AnyEndpoint;
-  query: Record<string, unknown>;
+  input: Record<string, unknown>;
 }
 
 // Distinct valid catalog URLs seen lately; enough for the working set, small in memory.
@@ -44,7 +44,7 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
     const url = req.url ?? '/';
     const remembered = validRequests.get(url);
     const valid = remembered ?? validate(url);
-    const result = valid && deps.catalog.cached(valid.endpoint, valid.query);
+    const result = valid && deps.catalog.cached(valid.endpoint, valid.input);
     if (!valid || !result) return app(req, res);
     if (!remembered) validRequests.set(url, valid);
     answerFromCache(req, res, valid.endpoint, () => sendCatalogAnswer(req, res, result, deps.now()), deps);
@@ -53,11 +53,12 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
 
 function validate(url: string): ValidRequest | undefined {
   const queryStart = url.indexOf('?');
-  const endpoint = endpointByPath.get(queryStart < 0 ? url : url.slice(0, queryStart));
-  if (endpoint === undefined) return undefined;
+  const matched = matchEndpoint(queryStart < 0 ? url : url.slice(0, queryStart));
+  if (matched === undefined) return undefined;
   // node:querystring is the parser behind Express's 'simple' query parser: the same input, the same rules.
-  const query = endpoint.query.safeParse(parseQueryString(queryStart < 0 ? '' : url.slice(queryStart + 1)));
-  return query.success ? { endpoint, query: query.data as Record<string, unknown> } : undefined;
+  const query = parseQueryString(queryStart < 0 ? '' : url.slice(queryStart + 1));
+  const input = matched.endpoint.input.safeParse({ ...query, ...matched.params });
+  return input.success ? { endpoint: matched.endpoint, input: input.data } : undefined;
 }
 
 /** What the Express path does for a catalog request, in its order: id, log line, metrics, headers, quota, answer. */

@@ -1,7 +1,7 @@
-import { endpoints } from '../catalog/endpoints.js';
-import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples.js';
+import { endpoints } from '../catalog/endpoints/index.js';
+import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples/index.js';
 import { fieldDocs, type FieldDoc } from '../catalog/fieldDocs.js';
-import type { ErrorCode } from '../catalog/schemas.js';
+import type { ErrorCode } from '../contract/schemas.js';
 import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorCodes.js';
 import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
@@ -17,6 +17,8 @@ export interface FieldRuleView {
 }
 
 export interface ParameterView extends FieldRuleView {
+  /** "path" for a segment of the URL (`{slug}`), "query" for a query parameter. */
+  location: 'path' | 'query';
   /** What the "Coba" form starts with. */
   example: string;
   /** Shown in an empty input: the value the server takes when it is left out. */
@@ -56,6 +58,7 @@ function ruleText({ schema }: FieldDoc): string {
   if (schema.enum) parts.push(`salah satu dari: ${schema.enum.join(', ')}`);
   else if (schema.type === 'integer') parts.push(`bilangan bulat ${schema.minimum}–${schema.maximum}`);
   else if (schema.maxLength === 0) parts.push('harus kosong atau tidak dikirim');
+  else if (schema.pattern) parts.push(`slug situs sumber: huruf kecil, angka, tanda hubung, atau UTF-8 ter-encode persen; ${schema.minLength}–${schema.maxLength} karakter`);
   else if (schema.type === 'string') parts.push(`teks ${schema.minLength}–${schema.maxLength} karakter (emoji dihitung satu)`);
   if (schema.default !== undefined) parts.push(`bawaan ${String(schema.default)}`);
   return parts.join('; ');
@@ -70,9 +73,12 @@ const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 export function docsView(config: Config, baseUrl: string): DocsView {
   const reference = endpoints.map((endpoint) => {
     const example = exampleFor(endpoint.path);
-    const parameters = fieldDocs(endpoint.query).map((field) => ({
+    const located = (location: 'path' | 'query') => (field: FieldDoc) => ({ field, location });
+    const fields = [...fieldDocs(endpoint.params).map(located('path')), ...fieldDocs(endpoint.query).map(located('query'))];
+    const parameters = fields.map(({ field, location }) => ({
       ...fieldRule(field),
-      example: example.query[field.name] ?? '',
+      location,
+      example: example.parameters[field.name] ?? '',
       placeholder: field.schema.default === undefined ? '' : String(field.schema.default),
     }));
     return {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { ErrorCode } from '../catalog/schemas.js';
+import type { ErrorCode } from '../contract/schemas.js';
 import { ERROR_CODES } from '../http/errorCodes.js';
 
 export interface ErrorPageView {

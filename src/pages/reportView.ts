@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../catalog/schemas.js';
+import type { ErrorDetail } from '../contract/schemas.js';
 import {
   codePointLength,
   DESCRIPTION_MAX,

@@ -1,5 +1,5 @@
-import { endpoints } from '../catalog/endpoints.js';
-import { exampleFor } from '../catalog/examples.js';
+import { endpoints } from '../catalog/endpoints/index.js';
+import { exampleFor } from '../catalog/examples/index.js';
 import type { Config } from '../config/schema.js';
 import { formatDuration } from './duration.js';
 import { endpointText } from './endpointText.js';
@@ -23,11 +23,18 @@ export interface ServiceFacts {
   endpoints: EndpointSummary[];
 }
 
-export const anchorOf = (path: string) => path.replace(/^\//, '').replaceAll('/', '-');
+export const anchorOf = (path: string) => path.replace(/^\//, '').replace(/[{}]/g, '').replaceAll('/', '-');
 
-export function urlWithQuery(path: string, query: Record<string, string>): string {
+/** The request URL for `parameters`: those named in the path template (`{slug}`) fill it, the rest form the query. */
+export function urlWithParameters(path: string, parameters: Record<string, string>): string {
+  const query: Record<string, string> = {};
+  let url = path;
+  for (const [name, value] of Object.entries(parameters)) {
+    if (url.includes(`{${name}}`)) url = url.replace(`{${name}}`, encodeURIComponent(value));
+    else query[name] = value;
+  }
   const search = new URLSearchParams(query).toString().replaceAll('+', '%20');
-  return search ? `${path}?${search}` : path;
+  return search ? `${url}?${search}` : url;
 }
 
 export function serviceFacts(config: Config): ServiceFacts {
@@ -42,7 +49,7 @@ export function serviceFacts(config: Config): ServiceFacts {
       path: endpoint.path,
       anchor: anchorOf(endpoint.path),
       summary: endpointText(endpoint.path).summary,
-      tryUrl: urlWithQuery(endpoint.path, exampleFor(endpoint.path).query),
+      tryUrl: urlWithParameters(endpoint.path, exampleFor(endpoint.path).parameters),
       freshFor: formatDuration(config[endpoint.ttlVariable]),
     })),
   };

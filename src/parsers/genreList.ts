@@ -1,5 +1,5 @@
 import { load } from 'cheerio/slim';
-import type { Genre } from '../catalog/schemas.js';
+import type { Genre } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
 import { parseGenreWidget, parseQuickFilterGenres } from './sidebar.js';
 import type { ParsedPage } from './types.js';

@@ -1,7 +1,7 @@
 import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import type { HomeData, RecommendationGroup, SliderItem } from '../catalog/schemas.js';
+import type { HomeData, RecommendationGroup, SliderItem } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
 import { parseEpisodeCard } from './cards/episodeCard.js';
 import { parseSeriesCard } from './cards/seriesCard.js';

@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
-import type { Pagination } from '../catalog/schemas.js';
+import type { Pagination } from '../contract/schemas.js';
 import { cleanText } from './text.js';
 
 /** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */

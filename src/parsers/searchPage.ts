@@ -1,5 +1,5 @@
 import { load } from 'cheerio/slim';
-import type { SeriesCard } from '../catalog/schemas.js';
+import type { SeriesCard } from '../contract/schemas.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';

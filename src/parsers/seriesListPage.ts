@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import type { CheerioAPI } from 'cheerio/slim';
-import type { NewMovieData, Pagination, PopularSeriesData, SeriesCard } from '../catalog/schemas.js';
+import type { NewMovieData, Pagination, PopularSeriesData, SeriesCard } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';

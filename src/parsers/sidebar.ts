@@ -1,6 +1,6 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
-import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../catalog/schemas.js';
+import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../contract/schemas.js';
 import { blockByHeading } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
 import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';

@@ -1,4 +1,4 @@
-import type { Pagination } from '../catalog/schemas.js';
+import type { Pagination } from '../contract/schemas.js';
 
 /** What every page parser returns: the endpoint's data, its pagination, and the optional parts it could not find. */
 export interface ParsedPage<T> {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { endpoints } from '../catalog/endpoints.js';
+import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 
 // The Report Center's fields as the contract defines them. The page, POST /report, POST /api/reports,
 // the OpenAPI document and the operators' tools all read these lists.
@@ -21,7 +21,7 @@ export const REPORT_SEVERITIES = [
 ] as const;
 
 export const REPORT_ENDPOINTS: readonly { value: string; label: string }[] = [
-  ...endpoints.map(({ path }) => ({ value: path, label: `GET ${path}` })),
+  ...REPORT_CENTER_PATHS.map((path) => ({ value: path, label: `GET ${path}` })),
   { value: 'other', label: 'Lainnya / Tidak spesifik' },
 ];
 

@@ -2,7 +2,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { pino } from 'pino';
-import { endpoints } from '../../src/catalog/endpoints.js';
+import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { cacheKey } from '../../src/catalog/service.js';
 import { loadConfig } from '../../src/config/load.js';
 import { catalogRateLimit } from '../../src/http/middleware/rateLimit.js';

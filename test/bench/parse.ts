@@ -1,4 +1,4 @@
-import { endpoints } from '../../src/catalog/endpoints.js';
+import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { resolveRoute } from '../simulator/router.js';
 import { answerRoute } from '../simulator/site.js';
 import { VARIANTS } from '../simulator/variant.js';

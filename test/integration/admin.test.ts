@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import type { StoredReport } from '../../src/reports/schema.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 

@@ -1,8 +1,8 @@
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { endpoints } from '../../src/catalog/endpoints.js';
-import { successEnvelope } from '../../src/catalog/schemas.js';
+import { endpoints } from '../../src/catalog/endpoints/index.js';
+import { successEnvelope } from '../../src/contract/schemas.js';
 import * as sim from '../simulator/catalog.js';
 import type { Series } from '../simulator/dataset.js';
 import type { PageContext } from '../simulator/pages/context.js';

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack;

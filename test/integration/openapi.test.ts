@@ -1,9 +1,9 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endpoints } from '../../src/catalog/endpoints.js';
-import { exampleFor } from '../../src/catalog/examples.js';
-import { SearchQuery } from '../../src/catalog/schemas.js';
+import { endpoints } from '../../src/catalog/endpoints/index.js';
+import { exampleFor } from '../../src/catalog/examples/index.js';
+import { SearchQuery } from '../../src/contract/params.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack;
@@ -107,6 +107,7 @@ describe('GET /openapi.json', () => {
         'SearchResponse',
         'SeriesCard',
         'SliderItem',
+        'Term',
       ].sort(),
     );
     expect(schemas.SearchResponse.properties.data.properties.results.items).toEqual({ $ref: '#/components/schemas/SeriesCard' });

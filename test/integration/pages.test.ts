@@ -1,8 +1,8 @@
 import { load, type CheerioAPI } from 'cheerio';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleFor } from '../../src/catalog/examples.js';
-import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { exampleFor } from '../../src/catalog/examples/index.js';
+import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack;

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack | undefined;

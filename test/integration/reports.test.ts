@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { load } from 'cheerio';
 import request from 'supertest';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/catalog/schemas.js';
+import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { hashIp } from '../../src/reports/ipHash.js';
 import type { StoredReport } from '../../src/reports/schema.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ErrorDetail } from '../../catalog/schemas.js';
+import type { ErrorDetail } from '../../contract/schemas.js';
 import { InvalidParameterError } from '../errors.js';
 
 /** Parses a query with its zod schema; every broken rule becomes one detail naming the field. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router, type RequestHandler } from 'express';
 import fresh from 'fresh';
-import { endpoints, type AnyEndpoint } from '../../catalog/endpoints.js';
+import { endpoints, type AnyEndpoint } from '../../catalog/endpoints/index.js';
 import type { CatalogResult, CatalogService } from '../../catalog/service.js';
 import { MethodNotAllowedError } from '../errors.js';
 import { validateQuery } from '../middleware/validateQuery.js';
@@ -10,7 +10,32 @@ const ALLOWED_METHODS = 'GET, HEAD';
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
 const EXPOSED_HEADERS = 'X-Cache, Age, ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';
 
-export const endpointByPath: ReadonlyMap<string, AnyEndpoint> = new Map(endpoints.map((endpoint) => [endpoint.path, endpoint]));
+const PATH_PARAMETER = /\{(\w+)\}$/;
+const fixedPaths = new Map<string, AnyEndpoint>();
+// "/catalog/series/" → the endpoint and its one parameter name: every parametrised path ends in its parameter.
+const parametrisedPaths = new Map<string, { endpoint: AnyEndpoint; name: string }>();
+for (const endpoint of endpoints) {
+  const name = PATH_PARAMETER.exec(endpoint.path)?.[1];
+  if (name === undefined) fixedPaths.set(endpoint.path, endpoint);
+  else parametrisedPaths.set(endpoint.path.slice(0, -name.length - 2), { endpoint, name });
+}
+
+/** The endpoint a request path names, and its path parameters percent-decoded as Express decodes them; undefined when none does or a parameter does not decode. */
+export function matchEndpoint(pathname: string): { endpoint: AnyEndpoint; params: Record<string, string> } | undefined {
+  const fixed = fixedPaths.get(pathname);
+  if (fixed !== undefined) return { endpoint: fixed, params: {} };
+  const lastSlash = pathname.lastIndexOf('/');
+  const parametrised = parametrisedPaths.get(pathname.slice(0, lastSlash + 1));
+  if (parametrised === undefined || lastSlash === pathname.length - 1) return undefined;
+  try {
+    return { endpoint: parametrised.endpoint, params: { [parametrised.name]: decodeURIComponent(pathname.slice(lastSlash + 1)) } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Express's form of a table path: "/catalog/series/{slug}" → "/catalog/series/:slug". */
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
  * Headers every /catalog answer carries, errors and the quota's 429 included. The API only ever
@@ -35,13 +60,15 @@ export function createCatalogRouter(service: CatalogService, quota: RequestHandl
   });
   router.use('/catalog', quota);
   for (const endpoint of endpoints) {
-    router.get(endpoint.path, async (req, res) => {
-      const query = validateQuery(endpoint.query, req.query) as Record<string, unknown>;
-      const result = service.cached(endpoint, query) ?? (await service.fetch(endpoint, query));
+    const path = expressPath(endpoint.path);
+    router.get(path, async (req, res) => {
+      // Path parameters last, so that a query parameter of the same name cannot stand in for one.
+      const input = validateQuery(endpoint.input, { ...req.query, ...req.params }) as Record<string, unknown>;
+      const result = service.cached(endpoint, input) ?? (await service.fetch(endpoint, input));
       if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
       sendCatalogAnswer(req, res, result, now());
     });
-    router.all(endpoint.path, (req) => {
+    router.all(path, (req) => {
       throw new MethodNotAllowedError(req.method, endpoint.path, ALLOWED_METHODS);
     });
   }

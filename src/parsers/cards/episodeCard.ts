@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
-import type { EpisodeCard } from '../../catalog/schemas.js';
+import type { EpisodeCard } from '../../contract/schemas.js';
 import { parseEpisodeNumber } from '../text.js';
 import { cardLink, cardParts, cardPoster, linkTitle, ownText, subBadge, typeBadge } from './fields.js';
 import { elementText } from '../walk.js';

@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
-import type { SeriesCard } from '../../catalog/schemas.js';
+import type { SeriesCard } from '../../contract/schemas.js';
 import { cardLink, cardParts, cardPoster, linkTitle, ownText, subBadge, typeBadge, type CardParts } from './fields.js';
 import { elementText } from '../walk.js';
 

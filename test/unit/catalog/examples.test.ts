@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../../src/catalog/endpoints.js';
-import { exampleFor, REPORT_EXAMPLE } from '../../../src/catalog/examples.js';
-import { successEnvelope } from '../../../src/catalog/schemas.js';
+import { endpoints } from '../../../src/catalog/endpoints/index.js';
+import { exampleFor, REPORT_EXAMPLE } from '../../../src/catalog/examples/index.js';
+import { successEnvelope } from '../../../src/contract/schemas.js';
 import { endpointText } from '../../../src/pages/endpointText.js';
 import { ReportInput } from '../../../src/reports/schema.js';
 
 describe('the examples of the API reference', () => {
   it.each(endpoints.map((endpoint) => [endpoint.path, endpoint] as const))('%s: the example is a valid answer of that endpoint', (_path, endpoint) => {
-    const { query, response } = exampleFor(endpoint.path);
+    const { parameters, response } = exampleFor(endpoint.path);
     expect(successEnvelope(endpoint.data).strict().parse(response)).toEqual(response);
-    expect(endpoint.query.safeParse(query).success).toBe(true);
+    expect(endpoint.input.safeParse(parameters).success).toBe(true);
     expect(response.pagination === null).toBe(!endpoint.paginated);
   });
 

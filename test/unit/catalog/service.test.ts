@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../../src/catalog/endpoints.js';
+import { endpoints } from '../../../src/catalog/endpoints/index.js';
 import { cacheKey } from '../../../src/catalog/service.js';
 import { PARSER_VERSION } from '../../../src/parsers/version.js';
-import { SearchQuery } from '../../../src/catalog/schemas.js';
+import { SearchQuery } from '../../../src/contract/params.js';
 
 const search = endpoints.find((endpoint) => endpoint.path === '/catalog/search')!;
 const home = endpoints.find((endpoint) => endpoint.path === '/catalog/home')!;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '../../../src/catalog/schemas.js';
+import { ErrorCode } from '../../../src/contract/schemas.js';
 import { catalogErrorCodes, ERROR_CODES } from '../../../src/http/errorCodes.js';
 import {
   describeError,

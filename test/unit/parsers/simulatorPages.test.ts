@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EpisodeCard, Pagination, RankedSeries, SeriesCard } from '../../../src/catalog/schemas.js';
+import type { EpisodeCard, Pagination, RankedSeries, SeriesCard } from '../../../src/contract/schemas.js';
 import { LayoutChangedError, PagePastEndError } from '../../../src/parsers/errors.js';
 import { parseGenreList } from '../../../src/parsers/genreList.js';
 import { parseHomePage } from '../../../src/parsers/homePage.js';

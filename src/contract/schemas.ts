@@ -3,8 +3,8 @@ import { z } from 'zod';
 // The public shapes of the API contract. Parsers return these types, routes validate queries
 // with them, and the API reference is generated from them: one source of truth.
 
-const absoluteUrl = z.string().describe('Absolute URL');
-const nullableText = z.string().nullable();
+export const absoluteUrl = z.string().describe('Absolute URL');
+export const nullableText = z.string().nullable();
 
 export const SeriesCard = z
   .object({
@@ -48,6 +48,11 @@ export const RecommendationGroup = z
 export const Genre = z
   .object({ name: z.string(), slug: z.string(), url: absoluteUrl })
   .meta({ id: 'Genre' });
+
+/** A taxonomy term the upstream links to: a genre, tag, studio, network, country or season. */
+export const Term = z
+  .object({ name: z.string(), slug: z.string(), url: absoluteUrl })
+  .meta({ id: 'Term' });
 
 export const GenreTag = z.object({ name: z.string(), slug: z.string() }).meta({ id: 'GenreTag' });
 
@@ -161,74 +166,13 @@ export const ErrorEnvelope = z
   })
   .meta({ id: 'Error' });
 
-// Query parameters. Raw values arrive as strings, or arrays when repeated; the schemas accept
-// only the exact textual forms a person would type, so "1e9", "2abc" or a repeated page are refused.
-type Issue = { message: string; rule: string };
-
-function queryParam<T>(field: string, read: (raw: string | undefined) => T | Issue) {
-  return z.unknown().optional().transform((raw, ctx): T => {
-    const result = Array.isArray(raw)
-      ? { message: `${field} must be given once`, rule: 'single value' }
-      : read(typeof raw === 'string' ? raw : undefined);
-    if (isIssue(result)) {
-      ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
-      return z.NEVER;
-    }
-    return result;
-  });
-}
-
-function isIssue(value: unknown): value is Issue {
-  return typeof value === 'object' && value !== null && 'rule' in value && 'message' in value;
-}
-
-export const PAGE_MAX = 500;
-export const SEARCH_QUERY_MAX = 100;
-
-const pageParam = queryParam('page', (raw) => {
-  if (raw === undefined) return 1;
-  const page = /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  return page >= 1 && page <= PAGE_MAX
-    ? page
-    : { message: `page must be a whole number from 1 to ${PAGE_MAX}`, rule: `integer 1-${PAGE_MAX}` };
-}).meta({
-  description: `Page number, a whole number from 1 to ${PAGE_MAX} (default 1)`,
-  type: 'integer',
-  minimum: 1,
-  maximum: PAGE_MAX,
-  default: 1,
-});
-
-const searchTerm = queryParam('q', (raw) => {
-  if (raw === undefined) return { message: 'q is required: the text to search for', rule: 'required' };
-  // The upstream search ignores case and extra spaces, so the normalised form is what we search,
-  // cache and echo back as `query`.
-  const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-  if (text.length === 0) return { message: 'q must not be blank', rule: 'not blank' };
-  // Counted in code points so that an emoji is one character, as everywhere else in the API.
-  if ([...text].length > SEARCH_QUERY_MAX)
-    return {
-      message: `q must be at most ${SEARCH_QUERY_MAX} characters after trimming`,
-      rule: `max ${SEARCH_QUERY_MAX} characters`,
-    };
-  return text;
-}).meta({
-  description: `Search text, 1 to ${SEARCH_QUERY_MAX} characters after trimming (required); searched and echoed in lower case with single spaces`,
-  type: 'string',
-  minLength: 1,
-  maxLength: SEARCH_QUERY_MAX,
-});
-
-export const NoQuery = z.object({});
-export const PageQuery = z.object({ page: pageParam });
-export const SearchQuery = z.object({ q: searchTerm, page: pageParam });
-
 export type SeriesCard = z.infer<typeof SeriesCard>;
 export type EpisodeCard = z.infer<typeof EpisodeCard>;
 export type SliderItem = z.infer<typeof SliderItem>;
 export type RecommendationGroup = z.infer<typeof RecommendationGroup>;
 export type Genre = z.infer<typeof Genre>;
 export type GenreTag = z.infer<typeof GenreTag>;
+export type Term = z.infer<typeof Term>;
 export type RankedSeries = z.infer<typeof RankedSeries>;
 export type LatestMovie = z.infer<typeof LatestMovie>;
 export type Pagination = z.infer<typeof Pagination>;

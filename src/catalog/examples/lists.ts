@@ -1,76 +1,8 @@
-import type { z } from 'zod';
-import type { ReportInput } from '../reports/schema.js';
-import type {
-  GenresData,
-  HomeData,
-  NewMovieData,
-  OngoingSeriesData,
-  Pagination,
-  PopularSeriesData,
-  SearchData,
-  SeriesCard,
-} from './schemas.js';
-
-// One example per endpoint for the API reference and /openapi.json. Each is typed by its endpoint's
-// data schema, so a shape change that is not carried over here fails the type check; a test also
-// parses every example with its endpoint's envelope.
-
-export interface EndpointExample<Data extends z.ZodType = z.ZodType> {
-  /** The query the landing page's link and the reference's "Coba" form start with. */
-  query: Record<string, string>;
-  response: {
-    status: 'success';
-    data: z.output<Data>;
-    pagination: Pagination | null;
-    meta: { source: string; fetchedAt: string };
-  };
-}
-
-const ORIGIN = 'https://anichin.cafe';
-const FETCHED_AT = '2026-11-21T10:00:00.000Z';
-const meta = (path: string) => ({ source: `${ORIGIN}${path}`, fetchedAt: FETCHED_AT });
-
-const renegadeImmortal: SeriesCard = {
-  title: 'Renegade Immortal',
-  slug: 'renegade-immortal',
-  url: `${ORIGIN}/seri/renegade-immortal/`,
-  poster: `${ORIGIN}/wp-content/uploads/2025/04/Renegade-Immortal.webp`,
-  type: 'Donghua',
-  status: 'Ongoing',
-  sub: 'Sub',
-};
-
-const soulLand: SeriesCard = {
-  title: 'Soul Land 2: The Unrivaled Tang Sect',
-  slug: 'soul-land-2-the-unrivaled-tang-sect',
-  url: `${ORIGIN}/seri/soul-land-2-the-unrivaled-tang-sect/`,
-  poster: `${ORIGIN}/wp-content/uploads/2023/06/Soul-Land-2.webp`,
-  type: 'Donghua',
-  status: 'Ongoing',
-  sub: 'Sub',
-};
-
-const movieCard: SeriesCard = {
-  title: 'Jade Dynasty: The Movie',
-  slug: 'jade-dynasty-the-movie',
-  url: `${ORIGIN}/seri/jade-dynasty-the-movie/`,
-  poster: `${ORIGIN}/wp-content/uploads/2026/10/Jade-Dynasty-Movie.webp`,
-  type: 'Movie',
-  status: 'Completed',
-  sub: 'Sub',
-};
-
-const firstOfMany = (nextPage: number | null): Pagination => ({
-  currentPage: 1,
-  hasPrevPage: false,
-  prevPage: null,
-  hasNextPage: nextPage !== null,
-  nextPage,
-  totalPages: null,
-});
+import type { GenresData, HomeData, NewMovieData, OngoingSeriesData, PopularSeriesData, SearchData } from '../../contract/schemas.js';
+import { firstOfMany, meta, movieCard, ORIGIN, renegadeImmortal, soulLand, type EndpointExample } from './shared.js';
 
 const home: EndpointExample<typeof HomeData> = {
-  query: {},
+  parameters: {},
   response: {
     status: 'success',
     data: {
@@ -115,7 +47,7 @@ const home: EndpointExample<typeof HomeData> = {
 };
 
 const search: EndpointExample<typeof SearchData> = {
-  query: { q: 'soul' },
+  parameters: { q: 'soul' },
   response: {
     status: 'success',
     data: { query: 'soul', results: [soulLand] },
@@ -125,7 +57,7 @@ const search: EndpointExample<typeof SearchData> = {
 };
 
 const genres: EndpointExample<typeof GenresData> = {
-  query: {},
+  parameters: {},
   response: {
     status: 'success',
     data: {
@@ -140,7 +72,7 @@ const genres: EndpointExample<typeof GenresData> = {
 };
 
 const ongoingSeries: EndpointExample<typeof OngoingSeriesData> = {
-  query: { page: '2' },
+  parameters: { page: '2' },
   response: {
     status: 'success',
     data: { series: [renegadeImmortal] },
@@ -150,7 +82,7 @@ const ongoingSeries: EndpointExample<typeof OngoingSeriesData> = {
 };
 
 const popularSeries: EndpointExample<typeof PopularSeriesData> = {
-  query: {},
+  parameters: {},
   response: {
     status: 'success',
     data: {
@@ -177,7 +109,7 @@ const popularSeries: EndpointExample<typeof PopularSeriesData> = {
 };
 
 const newMovie: EndpointExample<typeof NewMovieData> = {
-  query: {},
+  parameters: {},
   response: {
     status: 'success',
     data: {
@@ -199,26 +131,12 @@ const newMovie: EndpointExample<typeof NewMovieData> = {
   },
 };
 
-const EXAMPLES: Record<string, EndpointExample> = {
+/** The examples of the first six endpoints, by path. */
+export const listExamples: Record<string, EndpointExample> = {
   '/catalog/home': home,
   '/catalog/search': search,
   '/catalog/genres': genres,
   '/catalog/ongoing-series': ongoingSeries,
   '/catalog/popular-series': popularSeries,
   '/catalog/new-movie': newMovie,
-};
-
-export function exampleFor(path: string): EndpointExample {
-  const example = EXAMPLES[path];
-  if (!example) throw new Error(`No example for ${path} in src/catalog/examples.ts`);
-  return example;
-}
-
-/** A report as a client sends it to POST /api/reports. */
-export const REPORT_EXAMPLE: ReportInput = {
-  category: 'wrong-data',
-  endpoint: '/catalog/ongoing-series',
-  title: 'Poster kosong di halaman 2',
-  description: 'Beberapa serial di /catalog/ongoing-series?page=2 punya poster null, padahal di situs sumber ada gambarnya.',
-  severity: 'medium',
 };

@@ -1,52 +1,15 @@
-import type { z } from 'zod';
-import type { CacheTtlVariable } from '../config/schema.js';
-import { parseGenreList } from '../parsers/genreList.js';
-import { parseHomePage } from '../parsers/homePage.js';
-import { parseSearchPage } from '../parsers/searchPage.js';
-import { parseNewMoviePage, parsePopularSeriesPage, parseSeriesListPage } from '../parsers/seriesListPage.js';
-import type { ParsedPage } from '../parsers/types.js';
-import {
-  GenresData,
-  HomeData,
-  NewMovieData,
-  NoQuery,
-  OngoingSeriesData,
-  PageQuery,
-  PopularSeriesData,
-  SearchData,
-  SearchQuery,
-} from './schemas.js';
-
-/** Facts about the upstream install that page paths depend on. */
-export interface UpstreamSite {
-  /** Path of the series list and series pages, e.g. "/seri/" or "/anime/". */
-  seriesPath: string;
-}
-
-export interface Endpoint<Query extends z.ZodType = z.ZodType, Data extends z.ZodType = z.ZodType> {
-  path: `/catalog/${string}`;
-  summary: string;
-  description: string;
-  query: Query;
-  data: Data;
-  paginated: boolean;
-  /** The configuration variable holding how long an answer stays fresh, in seconds. */
-  ttlVariable: CacheTtlVariable;
-  upstreamPath(query: z.output<Query>, site: UpstreamSite): string;
-  parse(html: string, pageUrl: string, query: z.output<Query>): ParsedPage<z.output<Data>>;
-}
-
-// Ties each entry's query type to its functions while the table stays one list.
-function endpoint<Query extends z.ZodType, Data extends z.ZodType>(
-  definition: Endpoint<Query, Data>,
-): Endpoint<Query, Data> {
-  return definition;
-}
+import { NoQuery, PageQuery, SearchQuery } from '../../contract/params.js';
+import { GenresData, HomeData, NewMovieData, OngoingSeriesData, PopularSeriesData, SearchData } from '../../contract/schemas.js';
+import { parseGenreList } from '../../parsers/genreList.js';
+import { parseHomePage } from '../../parsers/homePage.js';
+import { parseSearchPage } from '../../parsers/searchPage.js';
+import { parseNewMoviePage, parsePopularSeriesPage, parseSeriesListPage } from '../../parsers/seriesListPage.js';
+import { endpoint } from './types.js';
 
 const pagedRoot = (page: number) => (page > 1 ? `/page/${page}/` : '/');
 
-/** The six endpoints: everything the routes, the validation and the API reference read. */
-export const endpoints = [
+/** The first six: the home page and the lists the Report Center names one by one. */
+export const listEndpoints = [
   endpoint({
     path: '/catalog/home',
     summary: 'Home page: slider, popular today, latest releases and recommendations',
@@ -120,7 +83,3 @@ export const endpoints = [
     parse: (html, pageUrl) => parseNewMoviePage(html, pageUrl),
   }),
 ] as const;
-
-export type AnyEndpoint = (typeof endpoints)[number];
-
-export const ENDPOINT_PATHS: readonly string[] = endpoints.map((entry) => entry.path);

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { CacheTtlVariable } from '../../config/schema.js';
+import { NoParams } from '../../contract/params.js';
+import type { ParsedPage } from '../../parsers/types.js';
+
+/** Facts about the upstream install that page paths depend on. */
+export interface UpstreamSite {
+  /** Path of the series list and series pages, e.g. "/seri/" or "/anime/". */
+  seriesPath: string;
+}
+
+/** What an endpoint is asked: its path and query parameters, validated and merged. */
+type Input<Params extends z.ZodObject, Query extends z.ZodObject> = z.output<Params> & z.output<Query>;
+
+export interface Endpoint<
+  Params extends z.ZodObject = z.ZodObject,
+  Query extends z.ZodObject = z.ZodObject,
+  Data extends z.ZodType = z.ZodType,
+> {
+  /** OpenAPI form: path parameters in braces, e.g. "/catalog/series/{slug}". */
+  path: `/catalog/${string}`;
+  summary: string;
+  description: string;
+  params: Params;
+  query: Query;
+  /** Params and query as one object: what routes validate and the service, cache key and parser receive. */
+  input: z.ZodObject;
+  data: Data;
+  paginated: boolean;
+  /** The configuration variable holding how long an answer stays fresh, in seconds. */
+  ttlVariable: CacheTtlVariable;
+  upstreamPath(input: Input<Params, Query>, site: UpstreamSite): string;
+  /** A second upstream page tried once when the first is a 404 (an episode's `-tamat-` URL); null when there is none. */
+  fallbackPath?(input: Input<Params, Query>, site: UpstreamSite): string | null;
+  parse(html: string, pageUrl: string, input: Input<Params, Query>): ParsedPage<z.output<Data>>;
+}
+
+type Definition<Params extends z.ZodObject, Query extends z.ZodObject, Data extends z.ZodType> = Omit<
+  Endpoint<Params, Query, Data>,
+  'params' | 'input'
+> & { params?: Params };
+
+/** One entry of the table; ties its parameter types to its functions while each group stays one list. */
+export function endpoint<Query extends z.ZodObject, Data extends z.ZodType, Params extends z.ZodObject = typeof NoParams>(
+  definition: Definition<Params, Query, Data>,
+): Endpoint<Params, Query, Data> {
+  const params = (definition.params ?? NoParams) as Params;
+  return { ...definition, params, input: params.extend(definition.query.shape) };
+}

@@ -1,0 +1,26 @@
+import type { ReportInput } from '../../reports/schema.js';
+import { listExamples } from './lists.js';
+import type { EndpointExample } from './shared.js';
+
+export type { EndpointExample } from './shared.js';
+
+// One example per endpoint for the API reference and /openapi.json. Each is typed by its endpoint's
+// data schema, so a shape change that is not carried over here fails the type check; a test also
+// parses every example with its endpoint's envelope.
+
+const EXAMPLES: Record<string, EndpointExample> = { ...listExamples };
+
+export function exampleFor(path: string): EndpointExample {
+  const example = EXAMPLES[path];
+  if (!example) throw new Error(`No example for ${path} in src/catalog/examples.ts`);
+  return example;
+}
+
+/** A report as a client sends it to POST /api/reports. */
+export const REPORT_EXAMPLE: ReportInput = {
+  category: 'wrong-data',
+  endpoint: '/catalog/ongoing-series',
+  title: 'Poster kosong di halaman 2',
+  description: 'Beberapa serial di /catalog/ongoing-series?page=2 punya poster null, padahal di situs sumber ada gambarnya.',
+  severity: 'medium',
+};

@@ -1,0 +1,3 @@
+// Every shape of the public contract, for the generated reference: a schema registered with an id
+// in any of these files becomes a component of /openapi.json.
+export * from './schemas.js';

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+// Request parameters: the query and the path. Raw query values arrive as strings, or arrays when
+// repeated; the schemas accept only the exact textual forms a person would type, so "1e9", "2abc"
+// or a repeated page are refused.
+
+/** A broken rule: the message a person reads, and the rule's short name for `details`. */
+export type Issue = { message: string; rule: string };
+
+/** A parameter read by `read` from its one raw value; a repeated parameter is refused. */
+export function queryParam<T>(field: string, read: (raw: string | undefined) => T | Issue) {
+  return z.unknown().optional().transform((raw, ctx): T => {
+    const result = Array.isArray(raw)
+      ? { message: `${field} must be given once`, rule: 'single value' }
+      : read(typeof raw === 'string' ? raw : undefined);
+    if (isIssue(result)) {
+      ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
+      return z.NEVER;
+    }
+    return result;
+  });
+}
+
+function isIssue(value: unknown): value is Issue {
+  return typeof value === 'object' && value !== null && 'rule' in value && 'message' in value;
+}
+
+export const PAGE_MAX = 500;
+export const SEARCH_QUERY_MAX = 100;
+
+export const pageParam = queryParam('page', (raw) => {
+  if (raw === undefined) return 1;
+  const page = /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  return page >= 1 && page <= PAGE_MAX
+    ? page
+    : { message: `page must be a whole number from 1 to ${PAGE_MAX}`, rule: `integer 1-${PAGE_MAX}` };
+}).meta({
+  description: `Page number, a whole number from 1 to ${PAGE_MAX} (default 1)`,
+  type: 'integer',
+  minimum: 1,
+  maximum: PAGE_MAX,
+  default: 1,
+});
+
+const searchTerm = queryParam('q', (raw) => {
+  if (raw === undefined) return { message: 'q is required: the text to search for', rule: 'required' };
+  // The upstream search ignores case and extra spaces, so the normalised form is what we search,
+  // cache and echo back as `query`.
+  const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
+  if (text.length === 0) return { message: 'q must not be blank', rule: 'not blank' };
+  // Counted in code points so that an emoji is one character, as everywhere else in the API.
+  if ([...text].length > SEARCH_QUERY_MAX)
+    return {
+      message: `q must be at most ${SEARCH_QUERY_MAX} characters after trimming`,
+      rule: `max ${SEARCH_QUERY_MAX} characters`,
+    };
+  return text;
+}).meta({
+  description: `Search text, 1 to ${SEARCH_QUERY_MAX} characters after trimming (required); searched and echoed in lower case with single spaces`,
+  type: 'string',
+  minLength: 1,
+  maxLength: SEARCH_QUERY_MAX,
+});
+
+export const SLUG_MAX = 200;
+// What a WordPress slug may hold once percent-decoded: ASCII lower-case letters, digits and
+// hyphens, and any other letter or mark (a percent-encoded UTF-8 slug such as `l%c2%b2studio`).
+const SLUG_CHARACTERS = /^(?:[a-z0-9-]|(?![\u0000-\u007f])[\p{L}\p{M}\p{N}\p{S}])+$/u;
+
+/**
+ * A path parameter naming an upstream slug, as Express hands it over (percent-decoded). It is kept
+ * decoded (the `slug` fields of our answers are decoded too) and measured as the upstream writes it.
+ */
+export const slugParam = (field: string, what: string) =>
+  queryParam(field, (raw) => {
+    const rule = { message: `${field} must be the upstream's slug of the ${what}: lower-case letters, digits and hyphens (or percent-encoded UTF-8), 1 to ${SLUG_MAX} characters`, rule: 'slug' };
+    return raw !== undefined && SLUG_CHARACTERS.test(raw) && upstreamSlug(raw).length <= SLUG_MAX ? raw : rule;
+  }).meta({
+    description: `The ${what}'s slug as the upstream writes it (the \`slug\` field of our answers): lower-case letters, digits, hyphens, percent-encoded UTF-8; 1 to ${SLUG_MAX} characters`,
+    type: 'string',
+    minLength: 1,
+    maxLength: SLUG_MAX,
+    pattern: '^(?:[a-z0-9-]|%[0-9a-fA-F]{2})+$',
+  });
+
+/** A decoded slug as it stands in an upstream URL: percent-encoded with lower-case hex, as WordPress stores it. */
+export function upstreamSlug(slug: string): string {
+  return encodeURIComponent(slug).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
+}
+
+export const NoParams = z.object({});
+export const NoQuery = z.object({});
+export const PageQuery = z.object({ page: pageParam });
+export const SearchQuery = z.object({ q: searchTerm, page: pageParam });

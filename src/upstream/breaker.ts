@@ -4,6 +4,8 @@ import type { BreakerState, UpstreamMonitor } from './monitor.js';
 
 // One circuit breaker per origin (cockatiel): after `threshold` page fetches in a row fail, the
 // origin gets nothing for `cooldownMs`; then one probe goes through, and its success closes it.
+// While the probe runs (half-open), cockatiel makes every other call wait for the probe's outcome;
+// here they are refused at once instead, as while open, so a hanging probe holds up no one else.
 
 export interface OriginBreakers {
   /** Runs `fetch` through the origin's breaker; throws UpstreamUnavailableError while it is open. */
@@ -50,9 +52,11 @@ export function createOriginBreakers(options: OriginBreakersOptions): OriginBrea
     async run(origin, url, fetch) {
       const entry = breakerOf(origin);
       try {
+        if (entry.policy.state === CircuitState.HalfOpen) throw new BrokenCircuitError();
         return await entry.policy.execute(fetch);
       } catch (error) {
         if (!(error instanceof BrokenCircuitError)) throw error;
+        // During the probe reopensAt is null, so Retry-After is 1 s: the probe's outcome may come at any moment.
         const retryAfterSeconds = Math.max(1, Math.ceil(((entry.reopensAt ?? Date.now()) - Date.now()) / 1000));
         throw new UpstreamUnavailableError(
           `The upstream ${origin} kept failing, so it gets a pause; the next try goes through in ${retryAfterSeconds} seconds`,

@@ -16,9 +16,10 @@ export interface CliIo {
   err(text: string): void;
 }
 
-// Report text is typed by strangers: terminal control characters (escape sequences) are shown as
-// \u escapes, never written raw.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// Report text is typed by strangers: terminal control characters (escape sequences) and bidi
+// controls (embeddings, overrides, isolates and marks, which can reorder a table row on the
+// terminal) are shown as \u escapes, never written raw.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const escapeControls = (text: string) => text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const oneLine = (text: string) => escapeControls(text.replace(/[\r\n\t]+/g, ' '));
 
@@ -61,8 +62,8 @@ function details(report: StoredReport): string {
   return [...fields.map(([name, value]) => `${name.padEnd(width)}  ${value}`), '', escapeControls(report.description)].join('\n');
 }
 
-// JSON.stringify leaves C1 control characters (U+0080–U+009F) raw; some terminals act on them.
-const json = (value: unknown) => JSON.stringify(value, null, 2).replace(/[\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+// JSON.stringify leaves C1 control characters (U+0080–U+009F) and bidi controls raw; terminals act on them.
+const json = (value: unknown) => escapeControls(JSON.stringify(value, null, 2));
 
 /** `npm run reports`: list (with filters) or show one report, as a table or JSON. Returns the exit code. */
 export async function runReportsCli(argv: string[], dataDir: string, io: CliIo): Promise<number> {

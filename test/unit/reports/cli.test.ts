@@ -93,6 +93,23 @@ describe('npm run reports', () => {
     expect(JSON.parse(asJson.out)).toEqual(reports[1]);
   });
 
+  it('escapes bidi controls, which could reorder a row on the terminal, in the table, the details and JSON', async () => {
+    const bidi: StoredReport = {
+      ...(reports[0] as StoredReport),
+      title: 'a\u202eb\u2066c\u2069d\u202ae',
+      description: 'x\u202dy\u2067z\u200f',
+    };
+    const dir = dataDirWith(`${JSON.stringify(bidi)}\n`);
+    expect((await run([], dir)).out.split('\n')[1]).toBe(
+      '2026-11-20 08:15  11111111-1111-4111-8111-111111111111  bug       high      /catalog/home  a\\u202eb\\u2066c\\u2069d\\u202ae',
+    );
+    expect((await run(['show', bidi.id], dir)).out).toContain('title      a\\u202eb\\u2066c\\u2069d\\u202ae\n');
+    expect((await run(['show', bidi.id], dir)).out.endsWith('\nx\\u202dy\\u2067z\\u200f')).toBe(true);
+    const asJson = await run(['show', bidi.id, '--json'], dir);
+    expect(asJson.out).toContain('"description": "x\\u202dy\\u2067z\\u200f"');
+    expect(JSON.parse(asJson.out)).toEqual(bidi);
+  });
+
   it('fails with exit code 1 for an unknown id', async () => {
     expect(await run(['show', 'nope'])).toEqual({ code: 1, out: '', err: 'No report with id nope' });
   });

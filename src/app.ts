@@ -5,6 +5,7 @@ import proxyaddr from 'proxy-addr';
 import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import { createCatalogService, type CatalogAnswer } from './catalog/service.js';
+import { createSharedAnswers } from './catalog/sharedAnswers.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
@@ -23,6 +24,7 @@ import { createReportService } from './reports/service.js';
 import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
+import { createRedisConnection } from './redis/connection.js';
 
 export interface AppDeps {
   config: Config;
@@ -43,7 +45,9 @@ export type App = RequestListener & { express: Express; listen(port: number, hos
 
 /** Assembles the app without listening, so tests drive it with supertest. */
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now }: AppDeps): App {
-  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics);
+  // Unset REDIS_URL: everything stays in this instance's memory, and no Redis client is loaded.
+  const redis = config.REDIS_URL === undefined ? undefined : createRedisConnection({ url: config.REDIS_URL, logger, metrics });
+  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, redis);
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   const catalog = createCatalogService({
     upstream,
@@ -57,6 +61,10 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
     now,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
+    shared: redis && {
+      answers: createSharedAnswers({ redis, staleMaxMs: config.CACHE_STALE_MAX_S * 1000, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
+      deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    },
   });
 
   const app = express();
@@ -69,10 +77,10 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
   const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
   const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
-  const catalogQuota = catalogRateLimit(config, clientAddress);
+  const catalogQuota = catalogRateLimit(config, clientAddress, redis);
   const reports = createReportService({ dataDir: config.DATA_DIR, logger });
   // One quota instance for the form and the JSON route: together they share REPORT_RATE_LIMIT_MAX.
-  const reportQuota = reportRateLimit(config, clientAddress);
+  const reportQuota = reportRateLimit(config, clientAddress, redis);
   // views/ and public/ sit beside src/ and dist/, so both the tsx and the built run find them.
   app.set('views', fileURLToPath(new URL('../views', import.meta.url)));
   app.set('view engine', 'ejs');
@@ -87,7 +95,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
-  app.use(createServiceRouter({ upstream, metrics }));
+  app.use(createServiceRouter({ upstream, metrics, redis }));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota));
   app.use(createReportsApiRouter(reports, reportQuota));
@@ -99,6 +107,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   return Object.assign(listener, {
     express: app,
     listen: (port: number, host?: string) => createServer(listener).listen(port, host),
-    close: () => upstream.close(),
+    close: async () => {
+      await Promise.all([upstream.close(), redis?.close()]);
+    },
   });
 }

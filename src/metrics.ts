@@ -70,5 +70,16 @@ export function createMetrics() {
       labelNames: ['result'] as const,
       registers,
     }),
+    redisUp: new Gauge({
+      name: 'redis_up',
+      help: '1 while the shared Redis (REDIS_URL) is connected, 0 while it is down; absent without REDIS_URL',
+      registers: [],
+    }),
+    redisFallbacks: new Counter({
+      name: 'redis_fallbacks_total',
+      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin)',
+      labelNames: ['use'] as const,
+      registers: [],
+    }),
   };
 }

@@ -51,10 +51,16 @@ export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
   lookup(key: string): { answer: Answer; freshness: Freshness } | undefined {
     const answer = this.lru.get(key);
     if (answer === undefined) return undefined;
+    const freshness = this.freshness(answer);
+    return freshness === undefined ? undefined : { answer, freshness };
+  }
+
+  /** Whether `answer` is fresh or stale now; undefined past its stale window. */
+  freshness(answer: CachedAnswer): Freshness | undefined {
     const age = this.now() - answer.fetchedAt;
     const ttlMs = answer.ttlSeconds * 1000;
-    if (age < ttlMs) return { answer, freshness: 'fresh' };
-    if (age < ttlMs + this.staleMaxMs) return { answer, freshness: 'stale' };
+    if (age < ttlMs) return 'fresh';
+    if (age < ttlMs + this.staleMaxMs) return 'stale';
     return undefined;
   }
 

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
-import { UpstreamNotFoundError } from '../upstream/errors.js';
-import type { AnswerCache, CachedAnswer } from './cache.js';
+import { UpstreamNotFoundError, UpstreamTimeoutError } from '../upstream/errors.js';
+import type { AnswerCache, CachedAnswer, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
+import type { SharedAnswers } from './sharedAnswers.js';
 
 /** An answer plus what the upstream did to produce it (logged on a miss). */
 export interface CatalogAnswer extends CachedAnswer {
@@ -35,6 +36,8 @@ export interface CatalogServiceDeps {
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
+  /** With REDIS_URL: the cache's second level and the one-fetch-per-page lock across instances. */
+  shared?: { answers: SharedAnswers; deadlineMs: number };
 }
 
 /**
@@ -49,7 +52,10 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
   return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
 }
 
-export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined }: CatalogServiceDeps): CatalogService {
+export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, shared }: CatalogServiceDeps): CatalogService {
+  // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
+  const fetchedHere = new WeakSet<CatalogAnswer>();
+
   async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogAnswer> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
     const typedInput = input as never;
@@ -86,25 +92,52 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     }
   }
 
+  /**
+   * The answer the cache's loader stores: fetched here, or with REDIS_URL one another instance
+   * stored or is fetching (newer than `newerThan` when refreshing an answer of that age).
+   */
+  function load(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, newerThan?: number): Promise<CatalogAnswer> {
+    const fetchHere = () =>
+      fetchAnswer(endpoint, input).then((answer) => {
+        fetchedHere.add(answer);
+        return answer;
+      });
+    if (shared === undefined) return fetchHere();
+    const onGiveUp = () =>
+      new UpstreamTimeoutError(
+        `No answer from the upstream within ${shared.deadlineMs} ms`,
+        new URL(endpoint.upstreamPath(input as never, site), upstream.origin).href,
+      );
+    return shared.answers.load(key, fetchHere, { newerThan, onGiveUp });
+  }
+
+  /** A cached answer as it is served: fresh, or stale while one background refresh runs. */
+  function served(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, answer: CatalogAnswer, freshness: Freshness): CatalogResult {
+    if (freshness === 'fresh') return { answer, cacheStatus: 'HIT' };
+    cache.refresh(key, () =>
+      load(endpoint, input, key, answer.fetchedAt).catch((error: unknown) => {
+        logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
+        throw error;
+      }),
+    );
+    return { answer, cacheStatus: 'STALE' };
+  }
+
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = cacheKey(endpoint, input);
     const found = cache.lookup(key);
     if (found === undefined) return undefined;
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
-    if (found.freshness === 'fresh') return { answer: found.answer, cacheStatus: 'HIT' };
-    cache.refresh(key, () =>
-      fetchAnswer(endpoint, input).catch((error: unknown) => {
-        logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
-        throw error;
-      }),
-    );
-    return { answer: found.answer, cacheStatus: 'STALE' };
+    return served(endpoint, input, key, found.answer, found.freshness);
   }
 
   async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogResult> {
     onLookup('miss');
-    const answer = await cache.load(cacheKey(endpoint, input), () => fetchAnswer(endpoint, input));
-    return { answer, cacheStatus: 'MISS' };
+    const key = cacheKey(endpoint, input);
+    const answer = await cache.load(key, () => load(endpoint, input, key));
+    // Another instance's answer is a hit of the shared cache (or stale, and refreshed).
+    const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
+    return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
   return { cached, fetch };

@@ -29,6 +29,14 @@ const origin = z
     return url.origin;
   });
 
+// A Redis server URL: redis://[user:password@]host[:port][/db], or rediss:// for TLS.
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((text) => URL.canParse(text) && ['redis:', 'rediss:'].includes(new URL(text).protocol), {
+    message: 'REDIS_URL must be a redis:// or rediss:// URL, like redis://127.0.0.1:6379',
+  });
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const SOLVERS = ['auto', 'chromium', 'flaresolverr', 'off'] as const;
 
@@ -91,6 +99,8 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   // Unset means the operator endpoints (/admin/*) do not exist at all.
   ADMIN_TOKEN: z.string().trim().min(24, 'ADMIN_TOKEN must be at least 24 characters (e.g. openssl rand -hex 24)').optional(),
+  // Unset: every instance keeps quotas, cache, locks, clearance and origin in its own memory.
+  REDIS_URL: redisUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 }).superRefine((config, ctx) => {
   if (config.SOLVER === 'flaresolverr' && config.FLARESOLVERR_URL === undefined)

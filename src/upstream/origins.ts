@@ -1,6 +1,6 @@
 import type { Logger } from '../config/logger.js';
 import type { UpstreamMonitor } from './monitor.js';
-import type { OriginStore } from './originStore.js';
+import type { OriginStore, PersistedOrigin } from './originStore.js';
 
 // The upstream origins in the order they are tried (UPSTREAM_BASE_URLS, plus adopted move
 // targets in the place of the origin that moved), which one is in use, and which are set aside.
@@ -20,11 +20,15 @@ export interface OriginPool {
   adopt(origin: string, reason: string, movedFrom?: string): Promise<void>;
   /** Origins ahead of the current one in the order, once per recheck interval; else none. */
   dueForRecheck(): string[];
+  /** Another instance adopted `choice`: use it too (when the configuration knows it) and persist it, without sharing it back. */
+  follow(choice: PersistedOrigin): Promise<void>;
 }
 
 export interface OriginPoolOptions {
   configured: readonly string[];
   store: OriginStore;
+  /** Tells the other instances of an adoption (REDIS_URL); they `follow` it. */
+  share?: (choice: PersistedOrigin) => Promise<void>;
   /** How long a set-aside origin is skipped, and how often earlier origins are retried. */
   recheckMs: number;
   monitor: UpstreamMonitor;
@@ -49,21 +53,31 @@ export function createOriginPool(options: OriginPoolOptions): OriginPool {
     entries.splice(at < 0 ? entries.length : at, 0, { origin, setAside: null });
   }
 
-  // A persisted choice counts only while the configuration still names it, or the origin it moved from.
+  // A persisted or shared choice counts only while the configuration still names it, or the origin it moved from.
+  const applies = (choice: PersistedOrigin) =>
+    options.configured.includes(choice.origin) || (choice.movedFrom !== null && options.configured.includes(choice.movedFrom));
   const persisted = options.store.read();
-  if (persisted !== null) {
-    const known = options.configured.includes(persisted.origin);
-    const movedFromKnown = persisted.movedFrom !== null && options.configured.includes(persisted.movedFrom);
-    if (known || movedFromKnown) {
-      place(persisted.origin, persisted.movedFrom);
-      current = persisted.origin;
-    }
+  if (persisted !== null && applies(persisted)) {
+    place(persisted.origin, persisted.movedFrom);
+    current = persisted.origin;
   }
+  const persist = (choice: PersistedOrigin) =>
+    options.store.write(choice).catch((error: unknown) => options.logger.error({ err: error }, 'could not persist the upstream origin'));
 
   const list = () =>
     entries.map((entry) => ({ origin: entry.origin, setAside: entry.origin === current ? null : (entry.setAside?.reason ?? null) }));
   const announce = () => options.monitor.originsChanged(current, list());
   announce();
+
+  /** Makes `origin` the current one (placed in the order, no longer set aside); returns the previous one. */
+  function switchTo(origin: string, movedFrom: string | null): string {
+    place(origin, movedFrom);
+    (entries.find((candidate) => candidate.origin === origin) as Entry).setAside = null;
+    const previous = current;
+    current = origin;
+    announce();
+    return previous;
+  }
 
   return {
     current: () => current,
@@ -83,16 +97,16 @@ export function createOriginPool(options: OriginPoolOptions): OriginPool {
       announce();
     },
     async adopt(origin, reason, movedFrom) {
-      place(origin, movedFrom ?? null);
-      const entry = entries.find((candidate) => candidate.origin === origin) as Entry;
-      entry.setAside = null;
-      const previous = current;
-      current = origin;
+      const previous = switchTo(origin, movedFrom ?? null);
       options.logger.warn({ from: previous, to: origin, reason }, 'upstream origin adopted');
-      announce();
-      await options.store
-        .write({ origin, movedFrom: movedFrom ?? null, reason, adoptedAt: new Date(now()).toISOString() })
-        .catch((error: unknown) => options.logger.error({ err: error }, 'could not persist the upstream origin'));
+      const choice = { origin, movedFrom: movedFrom ?? null, reason, adoptedAt: new Date(now()).toISOString() };
+      await Promise.all([persist(choice), options.share?.(choice)]);
+    },
+    async follow(choice) {
+      if (choice.origin === current || !applies(choice)) return;
+      const previous = switchTo(choice.origin, choice.movedFrom);
+      options.logger.warn({ from: previous, to: choice.origin, reason: choice.reason }, 'upstream origin adopted by another instance');
+      await persist(choice);
     },
     dueForRecheck() {
       if (now() - lastRecheck < options.recheckMs) return [];

@@ -272,6 +272,7 @@ describe('/health/upstream and /metrics', () => {
       solves: { ok: 0, failed: 0, lastDurationMs: null },
       solver: { kind: 'off', available: false },
       browserTransport: [],
+      redis: 'off',
     });
 
     await client.fetchPage('/ongoing/');

@@ -2,7 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config } from '../../config/schema.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import { RateLimitedError } from '../errors.js';
+import { SharedQuotaStore } from './quotaStore.js';
 
 /** The caller's address as Express's `req.ip` computes it, from the socket and trusted proxies only. */
 export type ClientAddress = (req: IncomingMessage) => string;
@@ -16,16 +18,20 @@ interface QuotaOptions {
   /** What the quota covers, for the 429 message ("API requests", "reports"). */
   subject: string;
   clientAddress: ClientAddress;
+  /** With REDIS_URL, the counters live in Redis (under keys starting with `prefix`), shared by every instance. */
+  redis: RedisConnection | undefined;
+  prefix: string;
 }
 
 /**
  * A fixed-window per-client quota (express-rate-limit's memory store: exact under concurrency,
- * and it drops windows that have ended). The key is the client address behind trusted proxies
- * only, so a forged X-Forwarded-For counts for nothing. The key is computed here rather than
+ * and it drops windows that have ended; with REDIS_URL, Redis: see quotaStore.ts). The key is the
+ * client address behind trusted proxies only, so a forged X-Forwarded-For counts for nothing. The key is computed here rather than
  * read from `req.ip` so that the cached-hit path in front of Express can use the same limiter.
  */
-function perClientQuota({ limit, windowMs, subject, clientAddress }: QuotaOptions): RequestHandler {
+function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix }: QuotaOptions): RequestHandler {
   return rateLimit({
+    ...(redis && { store: new SharedQuotaStore(redis, prefix) }),
     windowMs,
     limit,
     legacyHeaders: true,
@@ -50,11 +56,13 @@ function secondsUntil(resetTime: Date | undefined): number {
 }
 
 /** The API quota on /catalog/*: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
-export function catalogRateLimit(config: Config, clientAddress: ClientAddress): RequestHandler {
-  return perClientQuota({ limit: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress });
+export function catalogRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): RequestHandler {
+  const limit = config.RATE_LIMIT_MAX;
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, redis, prefix: 'quota:api:' });
 }
 
 /** Report submissions have their own, stricter quota, apart from the API's. */
-export function reportRateLimit(config: Config, clientAddress: ClientAddress): RequestHandler {
-  return perClientQuota({ limit: config.REPORT_RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress });
+export function reportRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): RequestHandler {
+  const limit = config.REPORT_RATE_LIMIT_MAX;
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, redis, prefix: 'quota:report:' });
 }

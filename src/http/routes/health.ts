@@ -1,16 +1,18 @@
 import { Router } from 'express';
 import type { Metrics } from '../../metrics.js';
+import type { RedisConnection } from '../../redis/connection.js';
 import type { ResilientUpstreamClient } from '../../upstream/client.js';
 
 /** Liveness, the upstream's health and the Prometheus metrics; none of them touches the upstream. */
-export function createServiceRouter({ upstream, metrics }: { upstream: ResilientUpstreamClient; metrics: Metrics }): Router {
+export function createServiceRouter({ upstream, metrics, redis }: { upstream: ResilientUpstreamClient; metrics: Metrics; redis?: RedisConnection | undefined }): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) });
   });
-  // What the upstream has been doing: origin, breaker, last success and failure, challenges, solver.
+  // What the upstream has been doing: origin, breaker, last success and failure, challenges, solver;
+  // and the shared Redis: "off" without REDIS_URL, else "connecting", "up" or "down".
   router.get('/health/upstream', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(upstream.status());
+    res.set('Cache-Control', 'no-store').json({ ...upstream.status(), redis: redis?.state() ?? 'off' });
   });
   router.get('/metrics', async (_req, res) => {
     res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());

@@ -2,6 +2,7 @@ import type { Logger } from '../../config/logger.js';
 import { UpstreamBlockedError } from '../errors.js';
 import type { UpstreamMonitor } from '../monitor.js';
 import type { Clearance } from './clearance.js';
+import type { SharedClearances } from './sharedClearance.js';
 import type { BrowserTransport, ChallengeSolver } from './solver.js';
 
 // Keeps what got us through each origin's wall: its clearance (cookies plus the User-Agent that
@@ -35,6 +36,8 @@ export interface ChallengeGateOptions {
   logger: Logger;
   /** How long an origin is fetched through the browser after refusing a handed-over cookie. */
   browserModeMs: number;
+  /** With REDIS_URL: clearances other instances solved, and one solve at a time across instances. */
+  shared?: SharedClearances;
   now?: () => number;
 }
 
@@ -52,15 +55,24 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
     return clearances.get(origin);
   }
 
-  function startSolve(active: ChallengeSolver, url: string, origin: string): Promise<Clearance> {
+  function solveHereOrShared(active: ChallengeSolver, url: string, origin: string, used: Clearance | undefined) {
+    if (options.shared === undefined) return active.solve(url).then((clearance) => ({ clearance, solvedHere: true }));
+    return options.shared.solveOnce(origin, used, () => active.solve(url));
+  }
+
+  function startSolve(active: ChallengeSolver, url: string, origin: string, used: Clearance | undefined): Promise<Clearance> {
     const started = now();
-    const solve = active
-      .solve(url)
+    const solve = solveHereOrShared(active, url, origin, used)
       .then(
-        (fresh) => {
+        ({ clearance: fresh, solvedHere }) => {
           clearances.set(origin, fresh);
+          const expiresAt = new Date(fresh.expiresAt).toISOString();
+          if (!solvedHere) {
+            logger.info({ origin, expiresAt }, 'challenge clearance taken from another instance');
+            return fresh;
+          }
           monitor.solved(origin, true, now() - started);
-          logger.info({ origin, durationMs: now() - started, expiresAt: new Date(fresh.expiresAt).toISOString() }, 'challenge solved');
+          logger.info({ origin, durationMs: now() - started, expiresAt }, 'challenge solved');
           return fresh;
         },
         (error: unknown) => {
@@ -94,7 +106,7 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
     const current = clearance(origin);
     if (current !== undefined && current !== used) return current;
     if (current === used) clearances.delete(origin);
-    const solve = solving.get(origin) ?? startSolve(solver, url, origin);
+    const solve = solving.get(origin) ?? startSolve(solver, url, origin, used);
     return untilAborted(solve, signal, () =>
       new UpstreamBlockedError(
         "The upstream's anti-bot challenge is still being solved",

@@ -60,6 +60,12 @@ describe('loadConfig', () => {
     expect(loadConfig({ ADMIN_TOKEN: ' 0123456789abcdef01234567 ' }).ADMIN_TOKEN).toBe('0123456789abcdef01234567');
   });
 
+  it('keeps a redis:// or rediss:// REDIS_URL, trimmed', () => {
+    expect(loadConfig({ REDIS_URL: ' redis://:secret@redis:6379/2 ' }).REDIS_URL).toBe('redis://:secret@redis:6379/2');
+    expect(loadConfig({ REDIS_URL: 'rediss://cache.example:6380' }).REDIS_URL).toBe('rediss://cache.example:6380');
+    expect(loadConfig({}).REDIS_URL).toBeUndefined();
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
@@ -80,6 +86,8 @@ describe('loadConfig', () => {
     ['UPSTREAM_BREAKER_THRESHOLD', '0', /UPSTREAM_BREAKER_THRESHOLD="0": UPSTREAM_BREAKER_THRESHOLD must be at least 1/],
     ['UPSTREAM_BREAKER_COOLDOWN_MS', '5s', /UPSTREAM_BREAKER_COOLDOWN_MS="5s": UPSTREAM_BREAKER_COOLDOWN_MS must be a whole number/],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN="short": ADMIN_TOKEN must be at least 24 characters/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL="localhost:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ['REDIS_URL', 'http://redis:6379', /REDIS_URL="http:\/\/redis:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
   ])('stops on a bad %s (%s) with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

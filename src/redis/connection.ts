@@ -1,0 +1,112 @@
+import { createRequire } from 'node:module';
+import type { Redis, RedisOptions } from 'ioredis';
+import type { Logger } from '../config/logger.js';
+import type { Metrics } from '../metrics.js';
+
+// The one Redis connection of an instance (REDIS_URL), shared by everything that coordinates
+// instances: the quotas, the answer cache and its lock, the challenge clearance, the origin.
+// Whoever uses it asks `isUp()` first and falls back to memory when Redis is down; a command
+// never waits for a reconnect, so a down Redis costs a request nothing but the fallback.
+
+export type RedisState = 'connecting' | 'up' | 'down';
+
+/** What a user of the shared Redis needs; the status page (issue 14) can reuse it the same way. */
+export interface RedisConnection {
+  readonly client: Redis;
+  isUp(): boolean;
+  state(): RedisState;
+  /** Called on every change between up and down (not for the first "connecting"). */
+  onStateChange(listener: (state: RedisState) => void): void;
+  /** Counts an operation that fell back to memory because Redis failed it (by what it was for). */
+  fellBack(use: RedisUse, error: unknown): void;
+  /** A second connection for SUBSCRIBE (a subscribed connection can run nothing else). */
+  subscriber(): Redis;
+  close(): Promise<void>;
+}
+
+export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin';
+
+/** Short enough that a request never waits long on a Redis that stopped answering. */
+const CONNECT_TIMEOUT_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 500;
+/** Reconnect backoff: 100 ms, 200 ms, … up to 2 s between attempts, for ever. */
+const reconnectDelay = (attempt: number) => Math.min(attempt * 100, 2_000);
+
+export const REDIS_OPTIONS: RedisOptions = {
+  // Never queue commands while disconnected: they would pile up and answer late; fail at once instead.
+  enableOfflineQueue: false,
+  // A command under way when the connection drops fails at once rather than being resent later.
+  maxRetriesPerRequest: 0,
+  connectTimeout: CONNECT_TIMEOUT_MS,
+  commandTimeout: COMMAND_TIMEOUT_MS,
+  retryStrategy: reconnectDelay,
+};
+
+export interface RedisConnectionOptions {
+  url: string;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Connects to REDIS_URL. ioredis is loaded here, on first use, so that an instance without
+ * REDIS_URL never loads a Redis client at all.
+ */
+export function createRedisConnection({ url, logger, metrics }: RedisConnectionOptions): RedisConnection {
+  const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
+  const client = new RedisClient(url, REDIS_OPTIONS);
+  const listeners: ((state: RedisState) => void)[] = [];
+  const subscribers: Redis[] = [];
+  let state: RedisState = 'connecting';
+  let closing = false;
+  // The Redis metrics exist only on instances that use Redis.
+  metrics.registry.registerMetric(metrics.redisUp);
+  metrics.registry.registerMetric(metrics.redisFallbacks);
+  metrics.redisUp.set(0);
+
+  function change(next: 'up' | 'down', error?: unknown): void {
+    if (state === next || closing) return;
+    state = next;
+    metrics.redisUp.set(next === 'up' ? 1 : 0);
+    if (next === 'up') logger.info({ redis: redactedUrl(url) }, 'redis up: sharing quotas, cache, locks, clearance and origin');
+    else logger.warn({ redis: redactedUrl(url), err: error }, 'redis down: quotas and cache fall back to this instance’s memory');
+    for (const listener of listeners) listener(next);
+  }
+
+  let lastError: unknown;
+  client.on('ready', () => change('up'));
+  // ioredis emits an error per failed (re)connect attempt; the state change is what gets logged.
+  client.on('error', (error: unknown) => {
+    lastError = error;
+    if (state === 'connecting') change('down', error);
+  });
+  client.on('close', () => change('down', lastError));
+
+  return {
+    client,
+    isUp: () => state === 'up',
+    state: () => state,
+    onStateChange: (listener) => listeners.push(listener),
+    fellBack(use, error) {
+      metrics.redisFallbacks.inc({ use });
+      logger.debug({ err: error, use }, 'redis operation failed; used memory instead');
+    },
+    subscriber() {
+      const connection = client.duplicate();
+      connection.on('error', () => undefined);
+      subscribers.push(connection);
+      return connection;
+    },
+    async close() {
+      closing = true;
+      for (const connection of [client, ...subscribers]) connection.disconnect();
+    },
+  };
+}
+
+/** The URL without its password, for the logs. */
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.href;
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { RedisConnection, RedisUse } from './connection.js';
+
+// One producer across all instances: whoever takes the lock (SET NX PX) produces the result and
+// stores it; the others wait for it in Redis. The lock expires by itself, so a holder that dies
+// frees it, and a waiter that sees it gone without a result takes it and produces itself.
+
+/** How often a waiter looks for the result (one GET and one SET NX per look). */
+const POLL_MS = 25;
+
+// Deletes the lock only if it is still ours: it may have expired and been taken by another.
+const RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
+
+export interface SharedOnceOptions<T> {
+  redis: RedisConnection;
+  use: RedisUse;
+  lockKey: string;
+  /** How long the lock lives if its holder never releases it: the producer's own limit. */
+  lockMs: number;
+  /** A usable result already in Redis, or undefined. */
+  read(): Promise<T | undefined>;
+  /** Produces the result here (an upstream fetch, a solve); its errors go to the caller as they are. */
+  produce(): Promise<T>;
+  /** Stores what `produce` gave, for the others. */
+  write(value: T): Promise<void>;
+  /** The caller has its outcome by this time (ms since epoch), or `onGiveUp`'s error; the work itself goes on. */
+  waitUntil: number;
+  onGiveUp(): Error;
+}
+
+export interface SharedOutcome<T> {
+  value: T;
+  /** False when another instance (or an earlier run) produced it. */
+  producedHere: boolean;
+}
+
+class GaveUp extends Error {}
+
+/**
+ * Produces once across instances. Redis failing at any step (or being down) never fails the
+ * caller: it then produces locally, as an instance without Redis would. Waiting for another
+ * instance and then producing here never takes the caller past `waitUntil`.
+ */
+export async function sharedOnce<T>(options: SharedOnceOptions<T>): Promise<SharedOutcome<T>> {
+  if (!options.redis.isUp()) return { value: await options.produce(), producedHere: true };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(options.onGiveUp()), Math.max(0, options.waitUntil - Date.now()));
+  });
+  const work = produceOrWait(options);
+  // Whoever stopped listening at the deadline, the work's outcome is still stored (or dropped) quietly.
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOutcome<T>> {
+  const { redis, use } = options;
+  const token = randomUUID();
+  try {
+    const found = await waitForResultOrLock(options, token);
+    if (found !== undefined) return { value: found, producedHere: false };
+  } catch (error) {
+    if (error instanceof GaveUp) throw options.onGiveUp();
+    redis.fellBack(use, error);
+    return { value: await options.produce(), producedHere: true };
+  }
+  try {
+    const value = await options.produce();
+    await options.write(value).catch((error: unknown) => redis.fellBack(use, error));
+    return { value, producedHere: true };
+  } finally {
+    redis.client.eval(RELEASE_IF_OURS, 1, options.lockKey, token).catch((error: unknown) => redis.fellBack(use, error));
+  }
+}
+
+/** The result when one shows up; undefined once this instance holds the lock. */
+async function waitForResultOrLock<T>(options: SharedOnceOptions<T>, token: string): Promise<T | undefined> {
+  for (;;) {
+    const found = await options.read();
+    if (found !== undefined) return found;
+    if ((await options.redis.client.set(options.lockKey, token, 'PX', options.lockMs, 'NX')) === 'OK') return undefined;
+    const left = options.waitUntil - Date.now();
+    if (left <= 0) throw new GaveUp();
+    await sleep(Math.min(POLL_MS, left));
+  }
+}

@@ -1,0 +1,244 @@
+import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { loadConfig } from '../../src/config/load.js';
+import { createLogger } from '../../src/config/logger.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+
+// Two instances of the app on one real redis-server and one simulator, each listening on its own
+// loopback port, as two replicas behind a proxy: the quota, the answer cache, the one fetch per
+// page and the chosen origin hold across them, and a Redis outage costs no answer.
+
+const DEADLINE_MS = 3000;
+
+let redisServer: RedisServer;
+let inspector: Redis;
+beforeAll(async () => {
+  redisServer = await startRedisServer();
+  // The tests' own look into Redis; it waits through the outage test's restart.
+  inspector = new Redis(redisServer.url);
+  inspector.on('error', () => undefined);
+});
+afterAll(async () => {
+  inspector.disconnect();
+  await redisServer.stop();
+});
+
+interface Instance {
+  app: App;
+  server: Server;
+  base: string;
+}
+
+const opened: { close(): Promise<void> }[] = [];
+beforeEach(async () => {
+  await inspector.flushall();
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((resource) => resource.close()));
+});
+
+async function simulator(host?: string): Promise<Simulator> {
+  const started = await startSimulator(host === undefined ? {} : { host });
+  opened.push(started);
+  return started;
+}
+
+async function instance(origins: string[], env: Record<string, string> = {}): Promise<Instance> {
+  const config = loadConfig({
+    UPSTREAM_BASE_URLS: origins.join(','),
+    UPSTREAM_TIMEOUT_MS: String(DEADLINE_MS),
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'redis-shared-test-')),
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_MAX: '100000',
+    SOLVER: 'off',
+    // Each test speaks for a client of its own through X-Forwarded-For, behind one trusted proxy hop.
+    TRUST_PROXY: '1',
+    REDIS_URL: redisServer.url,
+    ...env,
+  });
+  const app = createApp({ config, logger: createLogger('silent') });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  opened.push({
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await app.close();
+    },
+  });
+  await redisStateIs(base, 'up');
+  return { app, server, base };
+}
+
+async function twoInstances(env: Record<string, string> = {}) {
+  const upstream = await simulator();
+  const [a, b] = await Promise.all([instance([upstream.origin], env), instance([upstream.origin], env)]);
+  return { upstream, a: a as Instance, b: b as Instance };
+}
+
+/** GET within the deadline (plus a little for the loopback), as a client with this address. */
+async function get(on: Instance, path: string, client: string) {
+  const response = await fetch(`${on.base}${path}`, {
+    headers: { 'X-Forwarded-For': client },
+    signal: AbortSignal.timeout(DEADLINE_MS + 1000),
+  });
+  return { status: response.status, headers: response.headers, body: await response.text() };
+}
+
+async function health(on: Instance) {
+  return (await (await fetch(`${on.base}/health/upstream`)).json()) as { redis: string; origin: string };
+}
+
+async function redisStateIs(base: string, state: string): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    const body = (await (await fetch(`${base}/health/upstream`)).json()) as { redis: string };
+    if (body.redis === state) return;
+    await sleep(25);
+  }
+  throw new Error(`redis never became ${state} on ${base}`);
+}
+
+describe('the quota across instances', () => {
+  it('lets exactly RATE_LIMIT_MAX of 200 concurrent requests from one client through, spread over both', async () => {
+    const { a, b } = await twoInstances({ RATE_LIMIT_MAX: '50' });
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => get(i % 2 === 0 ? a : b, '/catalog/genres', '198.51.100.1')),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(50);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(150);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(new Set(refused.map((answer) => answer.headers.get('x-ratelimit-remaining')))).toEqual(new Set(['0']));
+    expect(refused.every((answer) => Number(answer.headers.get('retry-after')) >= 3599)).toBe(true);
+    expect(JSON.parse((refused[0] as { body: string }).body)).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED' } });
+    const remaining = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
+    expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    // The counter is one key in Redis, under the API quota's prefix.
+    expect(await inspector.get('quota:api:198.51.100.1')).toBe('200');
+  });
+
+  it('keeps the report quota apart from the API quota', async () => {
+    const { a, b } = await twoInstances({ RATE_LIMIT_MAX: '3', REPORT_RATE_LIMIT_MAX: '1' });
+    for (const on of [a, b, a]) expect((await get(on, '/catalog/genres', '198.51.100.2')).status).toBe(200);
+    expect((await get(b, '/catalog/genres', '198.51.100.2')).status).toBe(429);
+    const report = (on: Instance) =>
+      fetch(`${on.base}/api/reports`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.2' },
+        body: JSON.stringify({ category: 'bug', endpoint: '/catalog/genres', title: 'Genre list empty', description: 'The genre list came back empty today.', severity: 'low' }),
+      });
+    expect((await report(a)).status).toBe(201);
+    expect((await report(b)).status).toBe(429);
+    expect(await inspector.get('quota:api:198.51.100.2')).toBe('4');
+    expect(await inspector.get('quota:report:198.51.100.2')).toBe('2');
+  });
+});
+
+describe('the answer cache across instances', () => {
+  it('fetches a page once for 20 concurrent misses spread over both instances', async () => {
+    const { upstream, a, b } = await twoInstances();
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => get(i % 2 === 0 ? a : b, '/catalog/ongoing-series?page=2', '198.51.100.3').then((answer) => ({ ...answer, on: i % 2 }))),
+    );
+    expect(upstream.hitCount('/ongoing/')).toBe(1);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((answer) => answer.headers.get('etag'))).size).toBe(1);
+    expect(new Set(answers.map((answer) => answer.body)).size).toBe(1);
+    // The instance that fetched answers MISS (its own concurrent misses join its fetch); the other, HIT from Redis.
+    const fetcher = answers.find((answer) => answer.headers.get('x-cache') === 'MISS')?.on;
+    for (const answer of answers) expect(answer.headers.get('x-cache')).toBe(answer.on === fetcher ? 'MISS' : 'HIT');
+  });
+
+  it('answers HIT on B, with the same ETag and body, for a page A fetched', async () => {
+    const { upstream, a, b } = await twoInstances();
+    const fetched = await get(a, '/catalog/search?q=Soul%20Land', '198.51.100.4');
+    expect(fetched.status).toBe(200);
+    expect(fetched.headers.get('x-cache')).toBe('MISS');
+    const shared = await get(b, '/catalog/search?q=soul%20%20land', '198.51.100.4');
+    expect(shared.status).toBe(200);
+    expect(shared.headers.get('x-cache')).toBe('HIT');
+    expect(shared.headers.get('etag')).toBe(fetched.headers.get('etag'));
+    expect(shared.body).toBe(fetched.body);
+    expect(upstream.hitCount('/?s=')).toBe(1);
+    // B keeps it in its own memory now: the next one leaves from B's cached-hit path, still a HIT.
+    expect((await get(b, '/catalog/search?q=soul%20land', '198.51.100.4')).headers.get('x-cache')).toBe('HIT');
+    expect(upstream.hitCount('/?s=')).toBe(1);
+  });
+});
+
+describe('a Redis outage', () => {
+  it('costs no answer: the quota and the cache fall back to memory, health shows it, and sharing resumes when Redis is back', async () => {
+    const { upstream, a, b } = await twoInstances({ RATE_LIMIT_MAX: '1000' });
+    const failures: string[] = [];
+    let stop = false;
+    // Traffic on both instances over several pages, until told to stop; any 5xx or a hang fails it.
+    const traffic = Array.from({ length: 4 }, async (_, worker) => {
+      for (let n = 0; !stop; n++) {
+        const on = (worker + n) % 2 === 0 ? a : b;
+        const answer = await get(on, `/catalog/search?q=traffic${n % 5}`, '198.51.100.5').catch((error: unknown) => ({ status: String(error) }));
+        if (answer.status !== 200) failures.push(`${answer.status}`);
+      }
+    });
+    await sleep(200);
+    await redisServer.kill();
+    await Promise.all([redisStateIs(a.base, 'down'), redisStateIs(b.base, 'down')]);
+    await sleep(300);
+    stop = true;
+    await Promise.all(traffic);
+    expect(failures).toEqual([]);
+
+    // Each instance counts in its own memory now: a new client has its full quota on each.
+    expect((await get(a, '/catalog/genres', '198.51.100.6')).headers.get('x-ratelimit-remaining')).toBe('999');
+    expect((await get(b, '/catalog/genres', '198.51.100.6')).headers.get('x-ratelimit-remaining')).toBe('999');
+    expect((await get(a, '/catalog/genres', '198.51.100.6')).headers.get('x-ratelimit-remaining')).toBe('998');
+    // And the cache is each instance's own: B fetches a page A fetched.
+    expect((await get(a, '/catalog/search?q=outage', '198.51.100.6')).headers.get('x-cache')).toBe('MISS');
+    expect((await get(b, '/catalog/search?q=outage', '198.51.100.6')).headers.get('x-cache')).toBe('MISS');
+    expect(upstream.hitCount('/?s=outage')).toBe(2);
+    const metrics = await (await fetch(`${a.base}/metrics`)).text();
+    expect(metrics).toContain('redis_up 0');
+
+    await redisServer.restart();
+    await Promise.all([redisStateIs(a.base, 'up'), redisStateIs(b.base, 'up')]);
+    expect((await fetch(`${a.base}/metrics`).then((response) => response.text()))).toContain('redis_up 1');
+    // Shared again: one count for both instances, and A's fetch is B's hit.
+    expect((await get(a, '/catalog/genres', '198.51.100.7')).headers.get('x-ratelimit-remaining')).toBe('999');
+    expect((await get(b, '/catalog/genres', '198.51.100.7')).headers.get('x-ratelimit-remaining')).toBe('998');
+    expect((await get(a, '/catalog/search?q=back', '198.51.100.7')).headers.get('x-cache')).toBe('MISS');
+    const shared = await get(b, '/catalog/search?q=back', '198.51.100.7');
+    expect(shared.headers.get('x-cache')).toBe('HIT');
+    expect(upstream.hitCount('/?s=back')).toBe(1);
+  });
+});
+
+describe('the chosen origin across instances', () => {
+  it('is adopted by the other instances after one fails over, and by an instance that starts later', async () => {
+    const primary = await simulator();
+    const mirror = await simulator('127.0.0.2');
+    const origins = [primary.origin, mirror.origin];
+    const env = { UPSTREAM_BREAKER_THRESHOLD: '1' };
+    const [a, b] = await Promise.all([instance(origins, env), instance(origins, env)]);
+    primary.setFaults([{ kind: 'status', status: 522 }]);
+    expect((await get(a, '/catalog/ongoing-series', '198.51.100.8')).status).toBe(200);
+    expect((await health(a)).origin).toBe(mirror.origin);
+    for (let tries = 0; tries < 100 && (await health(b)).origin !== mirror.origin; tries++) await sleep(20);
+    expect((await health(b)).origin).toBe(mirror.origin);
+    const primaryHits = primary.hitCount();
+    const fromB = await get(b, '/catalog/ongoing-series?page=3', '198.51.100.8');
+    expect(JSON.parse(fromB.body).meta.source).toBe(`${mirror.origin}/ongoing/page/3/`);
+    expect(primary.hitCount()).toBe(primaryHits);
+
+    const c = await instance(origins, env);
+    for (let tries = 0; tries < 100 && (await health(c)).origin !== mirror.origin; tries++) await sleep(20);
+    expect((await health(c)).origin).toBe(mirror.origin);
+  });
+});

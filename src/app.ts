@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import proxyaddr from 'proxy-addr';
@@ -10,6 +10,7 @@ import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
 import { withCachedHits } from './http/hitPath.js';
+import { catalogPreflight } from './http/middleware/corsPreflight.js';
 import { requestId } from './http/middleware/requestId.js';
 import { catalogRateLimit, reportRateLimit, type ClientAddress } from './http/middleware/rateLimit.js';
 import { requestLog } from './http/middleware/requestLog.js';
@@ -24,6 +25,7 @@ import { createReportService } from './reports/service.js';
 import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
+import { createHttpServer } from './http/server.js';
 import { createRedisConnection } from './redis/connection.js';
 
 export interface AppDeps {
@@ -90,7 +92,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(requestId);
   app.use(requestLog(logger));
   app.use(requestMetrics(metrics));
-  // Only the API counts against the quota: pages, static files and /health never do.
+  // Only the API counts against the quota: pages, static files, /health and CORS preflights never do.
+  app.use(catalogPreflight);
   app.use(createCatalogRouter(catalog, catalogQuota, now));
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
@@ -106,7 +109,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const listener = withCachedHits(app, { catalog, quota: catalogQuota, logger, metrics, now });
   return Object.assign(listener, {
     express: app,
-    listen: (port: number, host?: string) => createServer(listener).listen(port, host),
+    listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),
     close: async () => {
       await Promise.all([upstream.close(), redis?.close()]);
     },

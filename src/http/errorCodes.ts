@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../contract/schemas.js';
 import { BODY_LIMIT_BYTES } from './middleware/body.js';
+import { SERVER_TIMEOUTS } from './serverTimeouts.js';
 
 export interface ErrorCodeDoc {
   status: number;
@@ -10,6 +11,8 @@ export interface ErrorCodeDoc {
 }
 
 const bodyLimitKb = BODY_LIMIT_BYTES / 1024;
+const headersSeconds = SERVER_TIMEOUTS.headersTimeoutMs / 1000;
+const requestSeconds = SERVER_TIMEOUTS.requestTimeoutMs / 1000;
 
 /**
  * What each contract code means, for the API reference, /openapi.json and the error pages.
@@ -36,15 +39,35 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
     when: 'A method the route does not take (the Allow header lists the ones it does)',
     kapan: 'Metode yang tidak diterima rute itu (header Allow menyebut yang diterima)',
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: `The request headers (${headersSeconds} s) or the whole request (${requestSeconds} s) did not arrive in time`,
+    kapan: `Header permintaan (${headersSeconds} detik) atau seluruh permintaan (${requestSeconds} detik) tidak tiba tepat waktu`,
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
-    when: `A request body over ${bodyLimitKb} KB`,
-    kapan: `Body permintaan lebih dari ${bodyLimitKb} KB`,
+    when: `A request body over ${bodyLimitKb} KB (judged on Content-Length when it is declared)`,
+    kapan: `Body permintaan lebih dari ${bodyLimitKb} KB (dinilai dari Content-Length bila disebutkan)`,
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    when: 'A request body in a Content-Encoding other than gzip, deflate or br, or a charset other than UTF-8',
+    kapan: 'Body permintaan dengan Content-Encoding selain gzip, deflate atau br, atau charset selain UTF-8',
+  },
+  RANGE_NOT_SATISFIABLE: {
+    status: 416,
+    when: 'A Range header on a static file that asks for bytes past its end',
+    kapan: 'Header Range pada berkas statis yang meminta byte di luar akhir berkas',
   },
   RATE_LIMITED: {
     status: 429,
     when: "This IP's quota of the current window is used up; Retry-After says in how many seconds it resets",
     kapan: 'Kuota IP ini untuk jendela waktu sekarang sudah habis; Retry-After menyebut berapa detik lagi kuota direset',
+  },
+  REQUEST_HEADERS_TOO_LARGE: {
+    status: 431,
+    when: 'The request line (the URL) and headers together are over 16 KB',
+    kapan: 'Baris permintaan (URL) dan header bersama-sama lebih dari 16 KB',
   },
   UPSTREAM_ERROR: {
     status: 502,
@@ -78,10 +101,14 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
   },
 };
 
+/** Codes any route can answer for a malformed request (the error table lists them); not repeated per endpoint. */
+const REQUEST_CODES: ErrorCode[] = ['REQUEST_TIMEOUT', 'UNSUPPORTED_MEDIA_TYPE', 'RANGE_NOT_SATISFIABLE', 'REQUEST_HEADERS_TOO_LARGE'];
+
 /** The codes a /catalog endpoint can answer with; INVALID_PARAMETER only where it takes parameters. */
 export function catalogErrorCodes(takesParameters: boolean): ErrorCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
-    (code) => code !== 'UNAUTHORIZED' && code !== 'PAYLOAD_TOO_LARGE' && (takesParameters || code !== 'INVALID_PARAMETER'),
+    (code) =>
+      code !== 'UNAUTHORIZED' && code !== 'PAYLOAD_TOO_LARGE' && !REQUEST_CODES.includes(code) && (takesParameters || code !== 'INVALID_PARAMETER'),
   );
 }
 
@@ -90,6 +117,7 @@ export const REPORT_ERROR_CODES: ErrorCode[] = [
   'INVALID_PARAMETER',
   'METHOD_NOT_ALLOWED',
   'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
 ];

@@ -5,10 +5,14 @@ import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
 import { describeError, RouteNotFoundError, type DescribedError } from './errors.js';
 
-/** The contract's error envelope for `error` on `path`; failures of ours (5xx) are logged here. */
+/**
+ * The contract's error envelope for `error` on `path`. Failures of ours (5xx) are logged here at
+ * error level; a client's malformed request (or its disconnect) only at info, so it never pages anyone.
+ */
 export function errorAnswer(error: unknown, path: string, requestId: string, logger: Logger) {
   const described = describeError(error);
   if (described.status >= 500) logger.error({ err: error, code: described.code, requestId }, 'request failed');
+  else if (described.reason !== undefined) logger.info({ code: described.code, reason: described.reason, requestId }, 'client error');
   const endpoint = REPORT_CENTER_PATHS.includes(path) ? path : 'other';
   const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
   const envelope = {

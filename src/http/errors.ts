@@ -65,6 +65,17 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
+/** A request Node's HTTP parser could not read, or that did not arrive in time; `status` is the 4xx it gets. */
+export class MalformedRequestError extends Error {
+  override readonly name = 'MalformedRequestError';
+  constructor(
+    readonly status: number,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}
+
 /** The operator endpoints need `Authorization: Bearer <ADMIN_TOKEN>`. */
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';
@@ -78,6 +89,8 @@ export interface DescribedError {
   /** Report Center category the error's reportUrl pre-selects. */
   reportCategory: ReportCategory;
   headers: Record<string, string>;
+  /** Why a client's request was refused by the libraries at the edge; logged at info, never as our failure. */
+  reason?: string;
 }
 
 const internalError = (): DescribedError => ({
@@ -97,6 +110,45 @@ const BLOCKED_MESSAGES: Record<BlockReason, string> = {
   firewall: "The upstream's firewall blocks this service.",
   'rate-limited': 'The upstream is rate limiting this service, which pauses its requests as asked.',
 };
+
+/** The 4xx status an error of the libraries at the edge (body-parser, send, router: http-errors) carries, if any. */
+function clientErrorStatus(error: unknown): number | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { status, statusCode } = error as Error & { status?: unknown; statusCode?: unknown };
+  const carried = status ?? statusCode;
+  return typeof carried === 'number' && carried >= 400 && carried <= 499 ? carried : undefined;
+}
+
+const CLIENT_ERRORS: Partial<Record<number, { code: ErrorCode; message: string }>> = {
+  404: { code: 'NOT_FOUND', message: 'There is no such path. The endpoints are listed at /.' },
+  408: { code: 'REQUEST_TIMEOUT', message: 'The request did not arrive in time. Send it again, without pauses.' },
+  413: { code: 'PAYLOAD_TOO_LARGE', message: 'The request is larger than this service reads. Shorten it and send it again.' },
+  415: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Send the body as UTF-8, uncompressed or with Content-Encoding gzip, deflate or br.',
+  },
+  416: {
+    code: 'RANGE_NOT_SATISFIABLE',
+    message: 'The requested byte range lies outside the file. Ask without a Range header for the whole file.',
+  },
+  431: {
+    code: 'REQUEST_HEADERS_TOO_LARGE',
+    message: 'The request line and headers are over 16 KB. Shorten the URL or the headers.',
+  },
+};
+
+/** Any other 4xx the libraries raise (a malformed request) is a 400 naming what was wrong. */
+function describeClientError(status: number, error: Error): DescribedError {
+  const known = CLIENT_ERRORS[status];
+  const base = { reportCategory: 'bug' as const, headers: {}, reason: error.message };
+  if (known) return { ...base, status, code: known.code, message: known.message, details: [] };
+  // router throws a URIError for a path segment whose percent-encoding does not decode.
+  const detail =
+    error instanceof URIError
+      ? { field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' }
+      : { field: 'request', rule: 'well-formed HTTP', message: error.message };
+  return { ...base, status: 400, code: 'INVALID_PARAMETER', message: 'The request is malformed. See details.', details: [detail] };
+}
 
 /** The one table from error type to HTTP status, contract code and a message a person can act on. */
 export function describeError(error: unknown): DescribedError {
@@ -202,5 +254,7 @@ export function describeError(error: unknown): DescribedError {
           : `The upstream site answered with an error (HTTP ${error.status}). Try again later.`,
       reportCategory: 'api-down',
     };
+  const clientStatus = clientErrorStatus(error);
+  if (clientStatus !== undefined) return describeClientError(clientStatus, error as Error);
   return internalError();
 }

@@ -125,6 +125,6 @@ describe('GET /openapi.json', () => {
       minLength: 1,
       maxLength: 100,
     });
-    expect(Object.keys(operation.responses)).toEqual(['201', '400', '405', '413', '429', '500']);
+    expect(Object.keys(operation.responses)).toEqual(['201', '400', '405', '413', '415', '429', '500']);
   });
 });

@@ -184,7 +184,7 @@ describe('GET /docs (API reference)', () => {
 
   it('has the error table, the rate limit and the cache note', async () => {
     const $ = load((await request(stack.app).get('/docs')).text);
-    expect($('section:has(#kode-error) tbody tr').length).toBe(12);
+    expect($('section:has(#kode-error) tbody tr').length).toBe(16);
     expect(rows($, 'section:has(#kode-error) tbody tr')[0]).toBe(
       '400 INVALID_PARAMETER Parameter query atau isian body kosong atau melanggar aturannya; details menyebut tiap isian dan aturannya',
     );

@@ -5,6 +5,7 @@ import {
   describeError,
   InvalidBodyError,
   InvalidParameterError,
+  MalformedRequestError,
   MethodNotAllowedError,
   PayloadTooLargeError,
   RateLimitedError,
@@ -29,6 +30,14 @@ describe('ERROR_CODES, the documentation of the error table', () => {
     [new RateLimitedError(50, 'API requests', 60), 429, 'RATE_LIMITED'],
     [new LayoutChangedError('home', ['slider']), 502, 'UPSTREAM_LAYOUT_CHANGED'],
     [new UpstreamTimeoutError('slow', 'https://example.test/'), 504, 'UPSTREAM_TIMEOUT'],
+    [new MalformedRequestError(400, 'Parse Error: Invalid method encountered'), 400, 'INVALID_PARAMETER'],
+    [new MalformedRequestError(408, 'Request timeout'), 408, 'REQUEST_TIMEOUT'],
+    [new MalformedRequestError(431, 'Header overflow'), 431, 'REQUEST_HEADERS_TOO_LARGE'],
+    [Object.assign(new Error('unsupported content encoding "compress"'), { status: 415 }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [Object.assign(new Error('Range Not Satisfiable'), { statusCode: 416 }), 416, 'RANGE_NOT_SATISFIABLE'],
+    [Object.assign(new Error('Not Found'), { status: 404 }), 404, 'NOT_FOUND'],
+    [Object.assign(new Error('Forbidden'), { status: 403 }), 400, 'INVALID_PARAMETER'],
+    [Object.assign(new Error('a bug of a library'), { status: 500 }), 500, 'INTERNAL_ERROR'],
     [new Error('boom'), 500, 'INTERNAL_ERROR'],
   ])('states the status describeError gives %s', (error, status, code) => {
     const described = describeError(error);
@@ -41,6 +50,20 @@ describe('ERROR_CODES, the documentation of the error table', () => {
       'The request body is larger than 32 KB. Shorten the text and send it again.',
     );
     expect(describeError(new UnauthorizedError('no token')).headers).toEqual({ 'WWW-Authenticate': 'Bearer realm="admin"' });
+  });
+
+  it('keeps the 4xx a library error carries, with its reason for the info log', () => {
+    const uriError = Object.assign(new URIError("Failed to decode param '%zz'"), { status: 400 });
+    expect(describeError(uriError)).toEqual({
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: 'The request is malformed. See details.',
+      details: [{ field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' }],
+      reportCategory: 'bug',
+      headers: {},
+      reason: "Failed to decode param '%zz'",
+    });
+    expect(describeError(new Error('boom')).reason).toBeUndefined();
   });
 
   it('lists what a catalog endpoint can answer, INVALID_PARAMETER only where it takes parameters', () => {

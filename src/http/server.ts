@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from '../config/logger.js';
+import { errorAnswer } from './errorHandler.js';
+import { MalformedRequestError } from './errors.js';
+import { SERVER_TIMEOUTS, type ServerTimeouts } from './serverTimeouts.js';
+
+// Node checks the two request timeouts on this interval (default 30 s, which would add up to 30 s to each).
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+
+/** The status Node itself would answer for a parser error (its default clientError handler's choice). */
+function statusOf(error: NodeJS.ErrnoException): number {
+  if (error.code === 'HPE_HEADER_OVERFLOW') return 431;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  if (error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW') return 413;
+  return 400;
+}
+
+/**
+ * The HTTP server of the app: its timeouts, and the JSON error envelope (with a request id) for
+ * requests Node's HTTP parser refuses before any listener sees them (a raw non-ASCII byte in the
+ * URL, headers over 16 KB, a request that stalls), which Node would answer with an empty body.
+ */
+export function createHttpServer(listener: RequestListener, logger: Logger, timeouts: ServerTimeouts = SERVER_TIMEOUTS): Server {
+  const server = createServer(
+    {
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    listener,
+  );
+  server.keepAliveTimeout = timeouts.keepAliveTimeoutMs;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // A response already under way on this connection must not get raw bytes in its middle (Node's own check).
+    const inProgress = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const status = statusOf(error);
+    const requestId = randomUUID();
+    const { envelope } = errorAnswer(new MalformedRequestError(status, error.message), '', requestId, logger);
+    const body = JSON.stringify(envelope);
+    socket.end(
+      [
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        'Cache-Control: no-store',
+        'Access-Control-Allow-Origin: *',
+        `X-Request-Id: ${requestId}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+  });
+  return server;
+}

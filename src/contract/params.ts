@@ -74,7 +74,7 @@ const SLUG_CHARACTERS = /^(?:[a-z0-9-]|(?![\u0000-\u007f])[\p{L}\p{M}\p{N}\p{S}]
 export const slugParam = (field: string, what: string) =>
   queryParam(field, (raw) => {
     const rule = { message: `${field} must be the upstream's slug of the ${what}: lower-case letters, digits and hyphens (or percent-encoded UTF-8), 1 to ${SLUG_MAX} characters`, rule: 'slug' };
-    return raw !== undefined && SLUG_CHARACTERS.test(raw) && upstreamSlug(raw).length <= SLUG_MAX ? raw : rule;
+    return raw !== undefined && isUpstreamSlug(raw) ? raw : rule;
   }).meta({
     description: `The ${what}'s slug as the upstream writes it (the \`slug\` field of our answers): lower-case letters, digits, hyphens, percent-encoded UTF-8; 1 to ${SLUG_MAX} characters`,
     type: 'string',
@@ -82,6 +82,11 @@ export const slugParam = (field: string, what: string) =>
     maxLength: SLUG_MAX,
     pattern: '^(?:[a-z0-9-]|%[0-9a-fA-F]{2})+$',
   });
+
+/** Whether a decoded text is a slug the upstream could have: the contract's characters, 1 to SLUG_MAX once encoded. */
+export function isUpstreamSlug(text: string): boolean {
+  return SLUG_CHARACTERS.test(text) && upstreamSlug(text).length <= SLUG_MAX;
+}
 
 /** A decoded slug as it stands in an upstream URL: percent-encoded with lower-case hex, as WordPress stores it. */
 export function upstreamSlug(slug: string): string {

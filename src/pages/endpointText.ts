@@ -28,6 +28,42 @@ const TEXT: Record<string, { summary: string; description: string }> = {
     description:
       'Daftar serial situs sumber yang berupa film, diurutkan dari yang terbaru (20 per halaman), dan entri NEW MOVIE di sidebar beserta tanggal rilisnya.',
   },
+  '/catalog/completed-series': {
+    summary: 'Serial yang sudah tamat',
+    description: 'Daftar completed situs sumber, 20 serial per halaman.',
+  },
+  '/catalog/genres/{slug}': {
+    summary: 'Serial dalam satu genre',
+    description: 'Halaman genre situs sumber: kartu serialnya per halaman, dan genre itu sendiri (term) dari judul halaman. Genre yang tidak dikenal menghasilkan 404.',
+  },
+  '/catalog/studios/{slug}': {
+    summary: 'Serial dari satu studio',
+    description: 'Halaman studio situs sumber: kartu serialnya per halaman, dan studio itu sendiri (term) dari judul halaman. Studio yang tidak dikenal menghasilkan 404.',
+  },
+  '/catalog/networks/{slug}': {
+    summary: 'Serial dari satu network',
+    description: 'Halaman network situs sumber: kartu serialnya per halaman, dan network itu sendiri (term) dari judul halaman. Network yang tidak dikenal menghasilkan 404.',
+  },
+  '/catalog/countries/{slug}': {
+    summary: 'Serial dari satu negara',
+    description: 'Halaman negara situs sumber: kartu serialnya per halaman, dan negara itu sendiri (term) dari judul halaman. Negara yang tidak dikenal menghasilkan 404.',
+  },
+  '/catalog/seasons/{slug}': {
+    summary: 'Serial dalam satu musim',
+    description: 'Halaman season situs sumber (tahun seperti 2025, atau summer-2022): semua serialnya dalam satu halaman, dengan kartu khusus season (studio, jumlah episode, rating, sinopsis, genre). Season yang tidak dikenal menghasilkan 404.',
+  },
+  '/catalog/schedule': {
+    summary: 'Jadwal rilis mingguan, mulai hari Senin',
+    description: 'Halaman jadwal situs sumber: per hari, serial yang tayang, episode berikutnya (null bila situs menulis "??"), dan waktu rilisnya dari hitung mundur.',
+  },
+  '/catalog/az-list': {
+    summary: 'Serial urut abjad, per huruf awal',
+    description: 'Daftar A–Z situs sumber, 10 serial per halaman: semua serial, atau yang berawalan satu huruf (A–Z, 0-9, atau # untuk judul yang diawali tanda). Huruf tanpa serial tetap sukses, dengan series: [].',
+  },
+  '/catalog/series': {
+    summary: 'Serial menurut filter situs: status, tipe, urutan, genre, season, studio',
+    description: 'Daftar serial situs sumber dengan nilai form filter cepatnya, 20 per halaman. Daftar berupa slug dipisah koma, paling banyak 10. Filter tanpa hasil tetap sukses, dengan series: []; data.filters mengulang filter yang dipakai.',
+  },
 };
 
 export function endpointText(path: string): { summary: string; description: string } {

@@ -12,10 +12,21 @@ import type { ParsedPage } from './types.js';
 // One page kind for every series listing: `/ongoing/` (WordPress pagination) and the filter
 // list `/seri/?order=popular`, `/seri/?type=movie&order=update` (theme `hpage`, relative links).
 
-/** `/ongoing/`, `/ongoing/page/N/` or any `/seri/?…` filter list: the series cards. */
-export function parseSeriesListPage(html: string, pageUrl: string): ParsedPage<{ series: SeriesCard[] }> {
+export interface ListingOptions {
+  /** Names the page in errors; "seriesList" by default. */
+  pageKind?: string;
+  /** A first page without cards is a valid, empty answer (a filter or letter nothing matches), not a layout change. */
+  emptyIsValid?: boolean;
+}
+
+/** `/ongoing/`, `/completed/`, `/az-lists/` (+ `page/N/`) or any `/seri/?…` filter list: the series cards. */
+export function parseSeriesListPage(
+  html: string,
+  pageUrl: string,
+  options: ListingOptions = {},
+): ParsedPage<{ series: SeriesCard[] }> {
   const $ = load(html);
-  const { series, pagination } = seriesList($, 'seriesList', pageUrl);
+  const { series, pagination } = seriesList($, options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
   return { data: { series }, pagination, missing: [] };
 }
 
@@ -35,16 +46,21 @@ export function parseNewMoviePage(html: string, pageUrl: string): ParsedPage<New
   return { data: { movies: series, latest: latest.data }, pagination, missing: latest.missing };
 }
 
-function seriesList(
+/** The series cards of the main column's listing and its pagination; every page of the listing layout reads them here. */
+export function seriesList(
   $: CheerioAPI,
   pageKind: string,
   pageUrl: string,
+  emptyIsValid = false,
 ): { series: SeriesCard[]; pagination: Pagination } {
   const main = mainColumn($);
   // The filter list wraps the cards in `div.mrgn` on some installs; `.listupd` is the stable part.
   const list = within(main, '.listupd').first();
   const series = cardsIn($, list, pageUrl, parseSeriesCard);
-  if (series.length === 0)
-    throw emptyListingError(pageKind, 'series', list, pageUrl) ?? new LayoutChangedError(pageKind, ['series.cards']);
+  if (series.length === 0) {
+    const error = emptyListingError(pageKind, 'series', list, pageUrl);
+    if (error !== null) throw error;
+    if (!emptyIsValid) throw new LayoutChangedError(pageKind, ['series.cards']);
+  }
   return { series, pagination: parsePagination($, main, pageUrl) };
 }

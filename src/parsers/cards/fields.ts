@@ -38,6 +38,22 @@ export function cardLink(parts: CardParts, pageUrl: string): { url: string; slug
   return linkTarget((parts.tipLink ?? parts.anyLink)?.attribs['href'], pageUrl);
 }
 
+/**
+ * What every card that links to a series starts with: its parts, the title (`.tt` own text, then
+ * `h2`, then the link title), link and poster; null when it has no link or title.
+ */
+export function seriesCardBase(
+  $: CheerioAPI,
+  el: Element,
+  pageUrl: string,
+): { parts: CardParts; title: string; slug: string; url: string; poster: string | null } | null {
+  const parts = cardParts(el);
+  const link = cardLink(parts, pageUrl);
+  const title = ownText(parts.tt) || elementText($, parts.h2) || linkTitle(parts);
+  if (link === null || !title) return null;
+  return { parts, title, slug: link.slug, url: link.url, poster: cardPoster($, parts, pageUrl) };
+}
+
 /** The title attribute of the card link (`a.tip[title]`), the last fallback for titles. */
 export function linkTitle(parts: CardParts): string {
   return cleanText(parts.titledLink?.attribs['title']);

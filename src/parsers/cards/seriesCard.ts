@@ -1,7 +1,7 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { SeriesCard } from '../../contract/schemas.js';
-import { cardLink, cardParts, cardPoster, linkTitle, ownText, subBadge, typeBadge, type CardParts } from './fields.js';
+import { seriesCardBase, subBadge, typeBadge, type CardParts } from './fields.js';
 import { elementText } from '../walk.js';
 
 const STATUS_WORDS: Record<string, string> = {
@@ -13,19 +13,10 @@ const STATUS_WORDS: Record<string, string> = {
 
 /** A series card (`article.bs` in search, lists, genre pages, recommendations); null when it has no link or title. */
 export function parseSeriesCard($: CheerioAPI, el: Element, pageUrl: string): SeriesCard | null {
-  const parts = cardParts(el);
-  const link = cardLink(parts, pageUrl);
-  const title = ownText(parts.tt) || elementText($, parts.h2) || linkTitle(parts);
-  if (link === null || !title) return null;
-  return {
-    title,
-    slug: link.slug,
-    url: link.url,
-    poster: cardPoster($, parts, pageUrl),
-    type: typeBadge($, parts),
-    status: cardStatus($, parts),
-    sub: subBadge($, parts),
-  };
+  const base = seriesCardBase($, el, pageUrl);
+  if (base === null) return null;
+  const { parts, ...card } = base;
+  return { ...card, type: typeBadge($, parts), status: cardStatus($, parts), sub: subBadge($, parts) };
 }
 
 // Completed series carry a `div.status` badge; otherwise the `.epx` corner shows the status

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { connect, type AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -144,10 +144,12 @@ describe('an unsatisfiable Range on a static file (finding 3)', () => {
 
 describe('a client that goes away mid-body', () => {
   it('is one quiet info line, not INTERNAL_ERROR', async () => {
+    const arrived = new Promise<IncomingMessage>((resolve) => server.once('request', resolve));
     const socket = connect(port, '127.0.0.1');
     socket.write('POST /api/reports HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"category":');
-    // Let the server start reading the body, then hang up in its middle.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Hang up once the body parser reads the body (its stream flows), in the body's middle.
+    const received = await arrived;
+    await vi.waitFor(() => expect(received.readableFlowing).toBe(true));
     socket.destroy();
     await vi.waitFor(() => expect(logLines).toContainEqual(expect.objectContaining({ level: PINO_INFO, msg: 'client error', reason: 'request aborted' })));
   });

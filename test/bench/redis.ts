@@ -53,7 +53,8 @@ const get = (origin: string) => () => fetch(`${origin}/catalog/search?q=round%20
 // Connected first (until then an instance counts in memory), then each instance's first request
 // loads the quota's two scripts (SCRIPT LOAD): out of the count.
 for (const service of [a, b]) {
-  while ((await (await fetch(`${service.origin}/health/upstream`)).json()).redis !== 'up') await new Promise((resolve) => setTimeout(resolve, 20));
+  const redisState = async () => ((await (await fetch(`${service.origin}/health/upstream`)).json()) as { redis: string }).redis;
+  while ((await redisState()) !== 'up') await new Promise((resolve) => setTimeout(resolve, 20));
   await fetch(`${service.origin}/catalog/genres`);
 }
 await inspector.flushall();

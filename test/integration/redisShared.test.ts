@@ -10,7 +10,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
-import { startSimulator, type Simulator } from '../simulator/server.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
 // Two instances of the app on one real redis-server and one simulator, each listening on its own
 // loopback port, as two replicas behind a proxy: the quota, the answer cache, the one fetch per
@@ -45,8 +45,8 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((resource) => resource.close()));
 });
 
-async function simulator(host?: string): Promise<Simulator> {
-  const started = await startSimulator(host === undefined ? {} : { host });
+async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const started = await startSimulator(options);
   opened.push(started);
   return started;
 }
@@ -86,10 +86,10 @@ async function twoInstances(env: Record<string, string> = {}) {
 }
 
 /** GET within the deadline (plus a little for the loopback), as a client with this address. */
-async function get(on: Instance, path: string, client: string) {
+async function get(on: Instance, path: string, client: string, deadlineMs = DEADLINE_MS) {
   const response = await fetch(`${on.base}${path}`, {
     headers: { 'X-Forwarded-For': client },
-    signal: AbortSignal.timeout(DEADLINE_MS + 1000),
+    signal: AbortSignal.timeout(deadlineMs + 1000),
   });
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
@@ -175,6 +175,30 @@ describe('the answer cache across instances', () => {
   });
 });
 
+describe('stale answers across instances', () => {
+  it('are refreshed by one upstream fetch for both instances', async () => {
+    const { upstream, a, b } = await twoInstances({ CACHE_TTL_SEARCH_S: '1' });
+    const path = '/catalog/search?q=stale';
+    expect((await get(a, path, '198.51.100.10')).headers.get('x-cache')).toBe('MISS');
+    expect((await get(b, path, '198.51.100.10')).headers.get('x-cache')).toBe('HIT');
+    await sleep(1100);
+    const stale = await Promise.all([get(a, path, '198.51.100.10'), get(b, path, '198.51.100.10')]);
+    expect(stale.map((answer) => answer.headers.get('x-cache'))).toEqual(['STALE', 'STALE']);
+    // Each instance starts a background refresh; the one that takes the lock fetches, the other takes its answer.
+    const refreshed = async (on: Instance) => {
+      for (let tries = 0; tries < 100; tries++) {
+        const answer = await get(on, path, '198.51.100.10');
+        if (answer.headers.get('x-cache') === 'HIT') return answer;
+        await sleep(20);
+      }
+      throw new Error(`${on.base} never refreshed ${path}`);
+    };
+    const [fromA, fromB] = await Promise.all([refreshed(a), refreshed(b)]);
+    expect(upstream.hitCount('/?s=stale')).toBe(2);
+    expect(JSON.parse(fromB.body).meta.fetchedAt).toBe(JSON.parse(fromA.body).meta.fetchedAt);
+  });
+});
+
 describe('a Redis outage', () => {
   it('costs no answer: the quota and the cache fall back to memory, health shows it, and sharing resumes when Redis is back', async () => {
     const { upstream, a, b } = await twoInstances({ RATE_LIMIT_MAX: '1000' });
@@ -223,7 +247,7 @@ describe('a Redis outage', () => {
 describe('the chosen origin across instances', () => {
   it('is adopted by the other instances after one fails over, and by an instance that starts later', async () => {
     const primary = await simulator();
-    const mirror = await simulator('127.0.0.2');
+    const mirror = await simulator({ host: '127.0.0.2' });
     const origins = [primary.origin, mirror.origin];
     const env = { UPSTREAM_BREAKER_THRESHOLD: '1' };
     const [a, b] = await Promise.all([instance(origins, env), instance(origins, env)]);
@@ -242,3 +266,20 @@ describe('the chosen origin across instances', () => {
     expect((await health(c)).origin).toBe(mirror.origin);
   });
 });
+
+describe('the challenge clearance across instances', () => {
+  it('is solved once, in one Chromium, for two instances challenged at once', async () => {
+    const walled = await simulator({ wall: {} });
+    const env = { SOLVER: 'chromium', UPSTREAM_TIMEOUT_MS: '15000' };
+    const [a, b] = await Promise.all([instance([walled.origin], env), instance([walled.origin], env)]);
+    const [fromA, fromB] = await Promise.all([
+      get(a, '/catalog/ongoing-series', '198.51.100.9', 15_000),
+      get(b, '/catalog/search?q=soul', '198.51.100.9', 15_000),
+    ]);
+    expect([fromA.status, fromB.status]).toEqual([200, 200]);
+    expect(walled.wallStats()).toMatchObject({ solved: 1, rejected: 0 });
+    const solves = await Promise.all([a, b].map(async (on) => ((await (await fetch(`${on.base}/health/upstream`)).json()) as { solves: { ok: number } }).solves.ok));
+    expect(solves.sort()).toEqual([0, 1]);
+  });
+});
+

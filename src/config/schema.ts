@@ -95,6 +95,8 @@ export const ConfigSchema = z.object({
   CACHE_TTL_ONGOING_S: wholeNumber('CACHE_TTL_ONGOING_S', 1, 604800).default(600),
   CACHE_TTL_POPULAR_S: wholeNumber('CACHE_TTL_POPULAR_S', 1, 604800).default(1800),
   CACHE_TTL_NEW_MOVIE_S: wholeNumber('CACHE_TTL_NEW_MOVIE_S', 1, 604800).default(1800),
+  CACHE_TTL_SERIES_S: wholeNumber('CACHE_TTL_SERIES_S', 1, 604800).default(600),
+  CACHE_TTL_EPISODE_S: wholeNumber('CACHE_TTL_EPISODE_S', 1, 604800).default(3600),
   CACHE_TTL_LISTING_S: wholeNumber('CACHE_TTL_LISTING_S', 1, 604800).default(600),
   CACHE_TTL_SCHEDULE_S: wholeNumber('CACHE_TTL_SCHEDULE_S', 1, 604800).default(1800),
   CACHE_TTL_SEASON_S: wholeNumber('CACHE_TTL_SEASON_S', 1, 604800).default(3600),

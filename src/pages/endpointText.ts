@@ -28,6 +28,16 @@ const TEXT: Record<string, { summary: string; description: string }> = {
     description:
       'Daftar serial situs sumber yang berupa film, diurutkan dari yang terbaru (20 per halaman), dan entri NEW MOVIE di sidebar beserta tanggal rilisnya.',
   },
+  '/catalog/series/{slug}': {
+    summary: 'Satu serial: detail, daftar episode, dan unduhan batch',
+    description:
+      'Halaman serial situs sumber: judul, poster dan banner, sinopsis, status, tipe, rating, network, studio, musim, negara, tanggal, genre dan tag, baris info lainnya, episode pertama dan terbaru, semua episode (terbaru lebih dulu), dan unduhan batch.',
+  },
+  '/catalog/episode/{slug}': {
+    summary: 'Satu episode: server video, unduhan, dan navigasi',
+    description:
+      'Halaman episode situs sumber: setiap server video dengan URL embed-nya, unduhan per kualitas dan host, episode sebelumnya / berikutnya / semua episode, dan daftar episode serialnya. Episode terakhir serial yang sudah tamat juga ditemukan lewat URL -tamat-.',
+  },
   '/catalog/completed-series': {
     summary: 'Serial yang sudah tamat',
     description: 'Daftar completed situs sumber, 20 serial per halaman.',

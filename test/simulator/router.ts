@@ -7,6 +7,8 @@ export type Route =
   | { readonly kind: 'search'; readonly query: string; readonly page: number }
   | { readonly kind: 'ongoing'; readonly page: number }
   | { readonly kind: 'seriesList'; readonly listPath: ListPath; readonly params: URLSearchParams }
+  | { readonly kind: 'series'; readonly slug: string }
+  | { readonly kind: 'episode'; readonly slug: string }
   /** Same-origin canonical redirect (WordPress `redirect_canonical`); `location` is a path plus query. */
   | { readonly kind: 'redirect'; readonly location: string }
   | { readonly kind: 'notFound' };
@@ -16,6 +18,9 @@ const HOME_PAGED = new RegExp(`^/page/${PAGE_NUMBER}(/?)$`);
 const ONGOING = /^\/ongoing(\/?)$/;
 const ONGOING_PAGED = new RegExp(`^/ongoing/page/${PAGE_NUMBER}(/?)$`);
 const SERIES_LIST = /^\/(seri|anime)\/?$/;
+const SERIES_PAGE = /^\/(?:seri|anime)\/([^/]+)(\/?)$/;
+// Episode posts sit at the site root; every episode slug of the site ends this way.
+const EPISODE = /^\/([^/]+-subtitle-indonesia)(\/?)$/;
 
 export function resolveRoute(url: URL): Route {
   const { pathname, search, searchParams } = url;
@@ -45,6 +50,13 @@ export function resolveRoute(url: URL): Route {
   // The quick filter submits to `/seri` without a slash; the theme answers it directly.
   const list = SERIES_LIST.exec(pathname);
   if (list !== null) return { kind: 'seriesList', listPath: list[1] === 'anime' ? '/anime/' : '/seri/', params: searchParams };
+
+  const single = SERIES_PAGE.exec(pathname) ?? EPISODE.exec(pathname);
+  if (single !== null) {
+    const [path, slug = '', slash] = single;
+    if (slash === '') return { kind: 'redirect', location: `${path}/${search}` };
+    return { kind: pathname.startsWith('/seri/') || pathname.startsWith('/anime/') ? 'series' : 'episode', slug };
+  }
 
   return { kind: 'notFound' };
 }

@@ -5,6 +5,9 @@ import { notFoundPage } from './pages/notFoundPage.js';
 import { ongoingPage } from './pages/ongoingPage.js';
 import { searchPage } from './pages/searchPage.js';
 import { seriesListPage } from './pages/seriesListPage.js';
+import { findEpisode, findSeries } from './episodes.js';
+import { episodePage } from './pages/episodePage.js';
+import { seriesPage } from './pages/seriesPage.js';
 import type { Route } from './router.js';
 
 /** What WordPress answers for a route: a page, its 404 (also for paged URLs past the last page), or a redirect. */
@@ -24,6 +27,14 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
       return route.page > ongoing(1).totalPages ? notFound() : { status: 200, html: ongoingPage(ctx, route.page) };
     case 'seriesList':
       return { status: 200, html: seriesListPage(ctx, route.listPath, route.params) };
+    case 'series': {
+      const series = findSeries(route.slug);
+      return series === null ? notFound() : { status: 200, html: seriesPage(ctx, series) };
+    }
+    case 'episode': {
+      const episode = findEpisode(route.slug);
+      return episode === null ? notFound() : { status: 200, html: episodePage(ctx, episode) };
+    }
     case 'redirect':
       return { status: 301, location: `${ctx.origin}${route.location}` };
     case 'notFound':

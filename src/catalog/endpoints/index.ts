@@ -1,5 +1,6 @@
 import { browseEndpoints } from './browse.js';
 import { listEndpoints } from './lists.js';
+import { seriesEndpoints } from './series.js';
 
 export { endpoint, type Endpoint, type UpstreamSite } from './types.js';
 
@@ -7,7 +8,7 @@ export { endpoint, type Endpoint, type UpstreamSite } from './types.js';
  * The endpoint table, one file per group: everything the routes, the validation, the cache and
  * the API reference read. The order is the order of the docs and the landing page.
  */
-export const endpoints = [...listEndpoints, ...browseEndpoints] as const;
+export const endpoints = [...listEndpoints, ...seriesEndpoints, ...browseEndpoints] as const;
 
 export type AnyEndpoint = (typeof endpoints)[number];
 

@@ -1,6 +1,7 @@
 import type { ReportInput } from '../../reports/schema.js';
 import { browseExamples } from './browse.js';
 import { listExamples } from './lists.js';
+import { seriesExamples } from './series.js';
 import type { EndpointExample } from './shared.js';
 
 export type { EndpointExample } from './shared.js';
@@ -9,7 +10,7 @@ export type { EndpointExample } from './shared.js';
 // data schema, so a shape change that is not carried over here fails the type check; a test also
 // parses every example with its endpoint's envelope.
 
-const EXAMPLES: Record<string, EndpointExample> = { ...listExamples, ...browseExamples };
+const EXAMPLES: Record<string, EndpointExample> = { ...listExamples, ...seriesExamples, ...browseExamples };
 
 export function exampleFor(path: string): EndpointExample {
   const example = EXAMPLES[path];

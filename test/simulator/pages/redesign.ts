@@ -23,6 +23,8 @@ const CLASS_RENAMES: Readonly<Record<string, string>> = {
   numscore: 'score-num', 'ts-wpop-series-gen': 'rank-head', 'ts-wpop-nav-tabs': 'rank-tabs', 'ts-wpop-tab': 'rank-tab',
   'ts-ajax-cache': 'lazy-widget', ongoingseries: 'airing', genre: 'tag-cloud', mseason: 'season-box', season: 'season-list',
   'ts-post-image': 'thumb', 'wp-post-image': 'thumb-img', lazyload: 'lazy',
+  animefull: 'title-box', bigcontent: 'title-main', infox: 'title-info', spe: 'facts', eplister: 'ep-list', megavid: 'player-box',
+  mirror: 'player-pick', episodelist: 'ep-strip', soraddlx: 'dl-box',
 };
 
 const ID_RENAMES: Readonly<Record<string, string>> = {

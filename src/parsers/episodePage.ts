@@ -1,0 +1,108 @@
+import { load } from 'cheerio/slim';
+import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
+import { parseDownloads } from './detail/downloads.js';
+import { parseVideoServers } from './detail/videoServers.js';
+import { LayoutChangedError } from './errors.js';
+import { mainColumn, within } from './scope.js';
+import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
+import type { ParsedPage } from './types.js';
+import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
+import { elementText, firstMatches, hasClass } from './walk.js';
+
+/** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
+export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
+  const $ = load(html);
+  const main = mainColumn($);
+  // The player block; a page without it (a series page, a list, a redesign) is not an episode page.
+  const megavid = within(main, '.megavid').first();
+  const meta = megavid.find('.item.meta, .lm').first();
+  const title = elementText($, megavid.find('h1').get(0));
+  const servers = parseVideoServers($, megavid, pageUrl);
+  if (!title || servers.length === 0)
+    throw new LayoutChangedError('episode', [...(title ? [] : ['title']), ...(servers.length > 0 ? [] : ['servers'])]);
+
+  const allEpisodes = absoluteUrl(megavid.find('.nvsc a').attr('href'), pageUrl);
+  const releaseDateText = elementText($, meta.find('.updated').get(0)) || null;
+  const episodes = parseEpisodeList($, main, pageUrl);
+  const data: Episode = {
+    title,
+    slug: slugFromUrl(pageUrl) ?? '',
+    url: pageUrl,
+    episode: parseEpisodeNumber(meta.find('meta[itemprop="episodeNumber"]').attr('content')) ?? parseEpisodeNumber(title),
+    series: parseSeries($, main, allEpisodes, pageUrl),
+    poster: imageSrc(megavid.find('.tb img').first(), pageUrl) ?? imageSrc(within(main, '.single-info .thumb img').first(), pageUrl),
+    type: elementText($, meta.find('.epx').get(0)) || null,
+    sub: elementText($, meta.find('.lg').get(0)) || elementText($, meta.find('.year .status').get(0)) || null,
+    releaseDate: parseReleaseDate(releaseDateText),
+    releaseDateText,
+    servers,
+    downloads: parseDownloads($, main, pageUrl),
+    navigation: { ...parseNavigation($, megavid, pageUrl), allEpisodes },
+    episodes: episodes ?? [],
+  };
+  return { data, pagination: null, missing: episodes === null ? ['episodes'] : [] };
+}
+
+/**
+ * The episode's series. Episode slugs do not always start with the series slug, so it comes from
+ * the page's links to the series: "All Episodes", the "series" link in the meta line, the episode
+ * list's header; its title from the breadcrumb or those links.
+ */
+function parseSeries($: CheerioAPI, main: Cheerio<AnyNode>, allEpisodes: string | null, pageUrl: string): Episode['series'] {
+  const yearLink = within(main, '.megavid .year a').last();
+  const headLink = within(main, '.headlist .det h3 a').first();
+  const url = allEpisodes ?? absoluteUrl(yearLink.attr('href') ?? headLink.attr('href'), pageUrl);
+  const slug = url === null ? null : slugFromUrl(url);
+  if (url === null || slug === null) return null;
+  const crumb = within(main, '.ts-breadcrumb a')
+    .toArray()
+    .find((link) => absoluteUrl(link.attribs['href'], pageUrl) === url);
+  const title =
+    elementText($, crumb) ||
+    [yearLink, headLink].map((link) => (absoluteUrl(link.attr('href'), pageUrl) === url ? cleanText(link.text()) : '')).find(Boolean) ||
+    elementText($, within(main, '[itemprop="partOfSeries"]').get(0));
+  return title ? { title, slug, url } : null;
+}
+
+// "Prev" and "Next" are links with rel=prev / rel=next; at either end of the series the theme
+// prints a `span.nolink` instead. Installs that drop `rel` still label them "Prev" / "Next".
+function parseNavigation($: CheerioAPI, megavid: Cheerio<Element>, pageUrl: string): { previous: PageLink | null; next: PageLink | null } {
+  const navigation: { previous: PageLink | null; next: PageLink | null } = { previous: null, next: null };
+  for (const link of megavid.find('.naveps a[href]').toArray()) {
+    const rel = (link.attribs['rel'] ?? '').toLowerCase();
+    const label = elementText($, link).toLowerCase();
+    const direction = rel === 'prev' || /^(?:prev|sebelumnya)/.test(label) ? 'previous' : rel === 'next' || /^(?:next|selanjutnya)/.test(label) ? 'next' : null;
+    if (direction !== null && navigation[direction] === null) navigation[direction] = linkTarget(link.attribs['href'], pageUrl);
+  }
+  return navigation;
+}
+
+/** `div.episodelist > ul > li`: "Eps 19 - Title - April 26, 2026" under each title. */
+function parseEpisodeList($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): EpisodeListItem[] | null {
+  const list = within(main, '.episodelist').first();
+  if (list.length === 0) return null;
+  const items: EpisodeListItem[] = [];
+  for (const item of list.find('li').toArray()) {
+    const parts = firstMatches(item, {
+      link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+      img: (el) => el.name === 'img',
+      heading: (el) => el.name === 'h4',
+      line: (el, classes) => el.name === 'span' && el.parent !== null && hasClass(el.parent as Element, 'playinfo') && !classes.includes('epx'),
+    });
+    const target = linkTarget(parts.link?.attribs['href'], pageUrl);
+    const title = elementText($, parts.heading) || cleanText(parts.link?.attribs['title']) || cleanText(parts.img?.attribs['title']);
+    if (target === null || !title) continue;
+    const line = elementText($, parts.line).split(' - ');
+    items.push({
+      episode: parseEpisodeNumber(line[0]) ?? parseEpisodeNumber(title),
+      title,
+      slug: target.slug,
+      url: target.url,
+      poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
+      releaseDateText: line.length > 1 ? (line.at(-1) ?? null) : null,
+    });
+  }
+  return items;
+}

@@ -1,0 +1,156 @@
+import { load } from 'cheerio/slim';
+import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { AnyNode, Element } from 'domhandler';
+import type { Term } from '../contract/schemas.js';
+import type { InfoEntry, SeriesDetail } from '../contract/series.js';
+import { parseDownloads } from './detail/downloads.js';
+import { parseEpisodeLister, parseFirstAndLatest } from './detail/episodeLister.js';
+import { infoRows, type InfoRow } from './detail/infoRows.js';
+import { termsOf } from './detail/terms.js';
+import { LayoutChangedError } from './errors.js';
+import { mainColumn, within } from './scope.js';
+import { cleanText, parseRating, parseReleaseDate } from './text.js';
+import type { ParsedPage } from './types.js';
+import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
+import { elementText } from './walk.js';
+
+type InfoField =
+  | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
+  | 'episodeCount' | 'publishedAt' | 'updatedAt' | 'postedBy';
+
+// Info labels by install: English on anichin.cafe, Indonesian on older domains. Every other label
+// ends up in `otherInfo`; "Posted by" names the uploader, not the series, and is dropped.
+const INFO_FIELDS: Record<string, InfoField> = {
+  status: 'status',
+  type: 'type', tipe: 'type',
+  network: 'networks', networks: 'networks',
+  studio: 'studios', studios: 'studios',
+  season: 'season', musim: 'season',
+  country: 'country', negara: 'country',
+  released: 'released', 'tanggal rilis': 'released', rilis: 'released',
+  duration: 'duration', durasi: 'duration',
+  episodes: 'episodeCount', episode: 'episodeCount', 'total episode': 'episodeCount',
+  'released on': 'publishedAt', 'dirilis pada': 'publishedAt',
+  'updated on': 'updatedAt', 'diperbarui pada': 'updatedAt',
+  'posted by': 'postedBy', 'diposting oleh': 'postedBy',
+};
+
+/** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
+export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
+  const $ = load(html);
+  const main = mainColumn($);
+  // The theme's series box; a page without it (a list, an episode, a redesign) is not a series page.
+  const full = within(main, '.animefull, .bigcontent').first();
+  const infox = full.find('.infox').first();
+  const title = elementText($, infox.find('h1').get(0));
+  const spe = infox.find('.spe').get(0);
+  if (!title || spe === undefined) throw new LayoutChangedError('series', [...(title ? [] : ['title']), ...(spe ? [] : ['info'])]);
+
+  const info = infoFields($, infoRows($, spe), pageUrl);
+  const episodes = parseEpisodeLister($, main, pageUrl);
+  const { first, latest } = parseFirstAndLatest($, main, pageUrl);
+  const synopsis = parseSynopsis($, main);
+  const poster = imageSrc(full.find('.thumb img').first(), pageUrl);
+  const data: SeriesDetail = {
+    title,
+    slug: slugFromUrl(pageUrl) ?? '',
+    url: pageUrl,
+    alternativeTitle: elementText($, infox.find('.alter').get(0)) || null,
+    poster,
+    // Without a cover the theme prints `div.bigcontent.nobigcv` and no `.bigcover`.
+    banner: imageSrc(full.find('.bigcover img').first(), pageUrl),
+    synopsis,
+    ...info.fields,
+    rating: parseRatingBlock($, full),
+    trailer: absoluteUrl(full.find('a.trailerbutton').attr('href'), pageUrl),
+    followers: parseFollowers(elementText($, full.find('.bmc').get(0))),
+    genres: termsOf($, infox.find('.genxed a').toArray(), pageUrl),
+    tags: termsOf($, within(main, '.bottom.tags a').toArray(), pageUrl),
+    otherInfo: info.otherInfo,
+    firstEpisode: first ?? lastOf(episodes),
+    latestEpisode: latest ?? firstOf(episodes),
+    episodes: episodes ?? [],
+    batches: parseDownloads($, main, pageUrl),
+  };
+  const missing = [
+    ...(episodes === null ? ['episodes'] : []),
+    ...(synopsis === null ? ['synopsis'] : []),
+    ...(poster === null ? ['poster'] : []),
+  ];
+  return { data, pagination: null, missing };
+}
+
+type InfoData = Pick<
+  SeriesDetail,
+  'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'releaseDate' | 'duration' | 'episodeCount' | 'publishedAt' | 'updatedAt'
+>;
+
+function infoFields($: CheerioAPI, rows: InfoRow[], pageUrl: string): { fields: InfoData; otherInfo: InfoEntry[] } {
+  const fields: InfoData = {
+    status: null, type: null, networks: [], studios: [], season: null, country: null, released: null,
+    releaseDate: null, duration: null, episodeCount: null, publishedAt: null, updatedAt: null,
+  };
+  const otherInfo: InfoEntry[] = [];
+  const text = (row: InfoRow) => row.value || null;
+  const oneTerm = (row: InfoRow): Term | null => termsOf($, row.links, pageUrl)[0] ?? null;
+  for (const row of rows) {
+    switch (INFO_FIELDS[row.key]) {
+      case 'status': fields.status = text(row); break;
+      case 'type': fields.type = text(row); break;
+      case 'networks': fields.networks = termsOf($, row.links, pageUrl); break;
+      case 'studios': fields.studios = termsOf($, row.links, pageUrl); break;
+      case 'season': fields.season = oneTerm(row); break;
+      case 'country': fields.country = oneTerm(row); break;
+      case 'released':
+        fields.released = text(row);
+        fields.releaseDate = parseReleaseDate(row.value);
+        break;
+      case 'duration': fields.duration = text(row); break;
+      case 'episodeCount': fields.episodeCount = wholeNumber(row.value); break;
+      case 'publishedAt': fields.publishedAt = isoDatetime(row.datetime); break;
+      case 'updatedAt': fields.updatedAt = isoDatetime(row.datetime); break;
+      case 'postedBy': break;
+      case undefined: if (row.value) otherInfo.push({ label: row.label, value: row.value }); break;
+    }
+  }
+  return { fields, otherInfo };
+}
+
+// The real description is `.entry-content[itemprop=description]`; `.mindesc` and `.desc` hold SEO text.
+function parseSynopsis($: CheerioAPI, main: Cheerio<AnyNode>): string | null {
+  let content = within(main, '.entry-content[itemprop="description"]').first();
+  if (content.length === 0) content = within(main, '.synp .entry-content').first();
+  const paragraphs = content.find('p').toArray().map((p) => elementText($, p)).filter(Boolean);
+  const text = paragraphs.length > 0 ? paragraphs.join('\n\n') : cleanText(content.text());
+  return text || null;
+}
+
+// `meta[itemprop=ratingValue]` is the number itself; "Rating 9.20" in `strong` is its display form.
+function parseRatingBlock($: CheerioAPI, full: Cheerio<Element>): number | null {
+  const rating = full.find('.rating').first();
+  const value = rating.find('meta[itemprop="ratingValue"]').attr('content');
+  return parseRating(value) ?? parseRating(elementText($, rating.find('strong').get(0)));
+}
+
+/** "Followed 7814 people", "Followed 1.234 people" → the count. */
+function parseFollowers(text: string): number | null {
+  const digits = /\d[\d.,]*/.exec(text)?.[0].replace(/[.,]/g, '');
+  return digits ? Number(digits) : null;
+}
+
+function wholeNumber(text: string): number | null {
+  return /^\d+$/.test(text) ? Number(text) : null;
+}
+
+function isoDatetime(value: string | null): string | null {
+  return value !== null && !Number.isNaN(Date.parse(value)) ? value : null;
+}
+
+function firstOf(episodes: readonly SeriesDetail['episodes'][number][] | null) {
+  const entry = episodes?.[0];
+  return entry === undefined ? null : { episode: entry.episode, slug: entry.slug, url: entry.url };
+}
+
+function lastOf(episodes: readonly SeriesDetail['episodes'][number][] | null) {
+  return firstOf(episodes === null ? null : episodes.slice(-1));
+}

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { Episode } from '../../../src/contract/series.js';
+import { LayoutChangedError } from '../../../src/parsers/errors.js';
+import { parseEpisodePage } from '../../../src/parsers/episodePage.js';
+import type { EpisodeItem } from '../../simulator/catalog.js';
+import { SERIES } from '../../simulator/dataset.js';
+import { downloadsOf, episodeSlug, episodesOf, findEpisode, longDate, serversOf, siteDate, type EpisodeLookup } from '../../simulator/episodes.js';
+import { seriesUrl, type PageContext } from '../../simulator/pages/context.js';
+import { episodePage } from '../../simulator/pages/episodePage.js';
+import { imageStyleAt, posterUrl } from '../../simulator/pages/images.js';
+import { redesign } from '../../simulator/pages/redesign.js';
+import { seriesPage } from '../../simulator/pages/seriesPage.js';
+import { VARIANTS, type VariantName } from '../../simulator/variant.js';
+import { expectFixtureError, loadFixture } from './fixture.js';
+
+describe('parseEpisodePage on hand-written pages', () => {
+  it.each(['first', 'finale'])('%s: every field', (name) => {
+    const fixture = loadFixture('episode', name);
+    expect(parseEpisodePage(fixture.html, fixture.pageUrl).data).toEqual(fixture.expected);
+  });
+
+  it('refuses a 200 page that is not an episode page: a series page', () => {
+    const fixture = loadFixture('series', 'ongoing');
+    expectFixtureError({ ...fixture, expectedError: { name: 'LayoutChangedError', pageKind: 'episode', missing: ['title', 'servers'] } }, () =>
+      parseEpisodePage(fixture.html, 'https://anichin.cafe/renegade-immortal/'),
+    );
+  });
+});
+
+function contextFor(variant: VariantName): PageContext {
+  return { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS[variant] };
+}
+
+/** What the simulated episode page shows, computed from the simulator's data. */
+export function expectedEpisode(ctx: PageContext, { item, list, index }: EpisodeLookup): Episode {
+  const { series } = item;
+  const link = (other: EpisodeItem | undefined) => (other === undefined ? null : { slug: episodeSlug(other), url: `${ctx.origin}${other.path}` });
+  return {
+    title: item.title,
+    slug: episodeSlug(item),
+    url: `${ctx.origin}${item.path}`,
+    episode: item.episode,
+    series: { title: series.title, slug: series.slug, url: seriesUrl(ctx, series) },
+    poster: posterUrl(ctx, series.poster, imageStyleAt(ctx, 0), 0),
+    type: series.type,
+    sub: series.sub,
+    releaseDate: siteDate(item.publishedAt),
+    releaseDateText: longDate(siteDate(item.publishedAt)),
+    // Protocol-relative sources take the page's scheme.
+    servers: serversOf(item).map(({ name, src }) => ({ name, url: new URL(src, ctx.origin).href })),
+    downloads: downloadsOf(item),
+    navigation: { previous: link(list[index + 1]), next: link(list[index - 1]), allEpisodes: seriesUrl(ctx, series) },
+    episodes: list.map((other, position) => ({
+      episode: other.episode,
+      title: other.title,
+      slug: episodeSlug(other),
+      url: `${ctx.origin}${other.path}`,
+      poster: posterUrl(ctx, series.poster, imageStyleAt(ctx, position), position),
+      releaseDateText: longDate(siteDate(other.publishedAt)),
+    })),
+  };
+}
+
+function lookup(predicate: (item: EpisodeItem, list: readonly EpisodeItem[]) => boolean): EpisodeLookup {
+  for (const series of SERIES) {
+    const list = episodesOf(series);
+    const item = list.find((candidate) => predicate(candidate, list));
+    if (item !== undefined) return findEpisode(episodeSlug(item)) as EpisodeLookup;
+  }
+  throw new Error('no such episode in the dataset');
+}
+
+const CASES: [string, EpisodeLookup][] = [
+  ['a first episode (no Prev)', lookup((item, list) => item.episode === 1 && list.length > 2)],
+  ['a middle episode, zero-padded', lookup((item) => item.episode === 7)],
+  ['the -tamat- finale of a finished series (no Next)', lookup((item) => item.path.includes('-tamat-'))],
+  ['a movie, its only episode', lookup((item) => item.episode === null)],
+  ['an episode of a series without type or sub badge', lookup((item) => item.series.type === null || item.series.sub === null)],
+];
+
+describe.each(['cafe', 'classic'] as const)('parseEpisodePage on simulated %s pages', (variant) => {
+  const ctx = contextFor(variant);
+
+  it.each(CASES)('%s', (_description, found) => {
+    const parsed = parseEpisodePage(episodePage(ctx, found), `${ctx.origin}${found.item.path}`);
+    expect(parsed.data).toEqual(expectedEpisode(ctx, found));
+  });
+
+  it('refuses the same page after a redesign, and a series page', () => {
+    const found = CASES[1]?.[1] as EpisodeLookup;
+    expect(() => parseEpisodePage(redesign(episodePage(ctx, found)), `${ctx.origin}${found.item.path}`)).toThrow(LayoutChangedError);
+    expect(() => parseEpisodePage(seriesPage(ctx, found.item.series), seriesUrl(ctx, found.item.series))).toThrow(
+      'episode page: could not find title, servers',
+    );
+  });
+});

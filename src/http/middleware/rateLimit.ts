@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
 import type { Config } from '../../config/schema.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import { RateLimitedError } from '../errors.js';
@@ -8,6 +8,19 @@ import { SharedQuotaStore } from './quotaStore.js';
 
 /** The caller's address as Express's `req.ip` computes it, from the socket and trusted proxies only. */
 export type ClientAddress = (req: IncomingMessage) => string;
+
+/** One request counted against the quota: its X-RateLimit-* headers, and the refusal when it is over the limit. */
+export interface QuotaCount {
+  /** Header names and values in turn, as `writeHead` takes them. */
+  headers: string[];
+  refused?: RateLimitedError;
+}
+
+/**
+ * The quota as Express middleware (express-rate-limit), plus `count` for the cached-hit path: the
+ * same store, key and headers, without the middleware's Express request and its five awaits.
+ */
+export type Quota = RequestHandler & { count(req: IncomingMessage): Promise<QuotaCount> };
 
 // The library's recommended IPv6 grouping, so that one host cannot rotate addresses for fresh quotas.
 const IPV6_SUBNET = 56;
@@ -29,22 +42,32 @@ interface QuotaOptions {
  * client address behind trusted proxies only, so a forged X-Forwarded-For counts for nothing. The key is computed here rather than
  * read from `req.ip` so that the cached-hit path in front of Express can use the same limiter.
  */
-function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix }: QuotaOptions): RequestHandler {
-  return rateLimit({
-    ...(redis && { store: new SharedQuotaStore(redis, prefix) }),
+function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix }: QuotaOptions): Quota {
+  const store: Store = redis ? new SharedQuotaStore(redis, prefix) : new MemoryStore();
+  const keyOf = (req: IncomingMessage) => ipKeyGenerator(clientAddress(req), IPV6_SUBNET);
+  const middleware = rateLimit({
+    store,
     windowMs,
     limit,
     legacyHeaders: true,
     // The IETF RateLimit headers are not cheap here: measured per request, draft 7 doubles the
     // limiter's cost and draft 8 (a hash per request) costs seven times it. X-RateLimit-* say the same.
     standardHeaders: false,
-    keyGenerator: (req) => ipKeyGenerator(clientAddress(req), IPV6_SUBNET),
+    keyGenerator: keyOf,
     // Never 0: a client told to wait 0 seconds would retry at once into the same window.
     retryAfter: (req) => secondsUntil(resetTimeOf(req)),
     handler: (req, _res, next) => {
       next(new RateLimitedError(limit, subject, secondsUntil(resetTimeOf(req))));
     },
   });
+  const count = async (req: IncomingMessage): Promise<QuotaCount> => {
+    const { totalHits, resetTime } = await store.increment(keyOf(req));
+    // express-rate-limit's legacy headers, computed as it computes them.
+    const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
+    if (resetTime !== undefined) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
+    return { headers, ...(totalHits > limit && { refused: new RateLimitedError(limit, subject, secondsUntil(resetTime)) }) };
+  };
+  return Object.assign(middleware, { count });
 }
 
 function resetTimeOf(req: unknown): Date | undefined {
@@ -56,13 +79,13 @@ function secondsUntil(resetTime: Date | undefined): number {
 }
 
 /** The API quota on /catalog/*: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
-export function catalogRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): RequestHandler {
+export function catalogRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): Quota {
   const limit = config.RATE_LIMIT_MAX;
   return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, redis, prefix: 'quota:api:' });
 }
 
 /** Report submissions have their own, stricter quota, apart from the API's. */
-export function reportRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): RequestHandler {
+export function reportRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): Quota {
   const limit = config.REPORT_RATE_LIMIT_MAX;
   return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, redis, prefix: 'quota:report:' });
 }

@@ -5,10 +5,15 @@ import type { RequestHandler } from 'express';
 // An incoming id is reused only when it is short and plain, so a caller cannot inject log noise.
 const SANE_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 
-/** The request's id: a sane incoming X-Request-Id, or a new UUID; echoed in the response header. */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+/** The request's id: a sane incoming X-Request-Id, or a new UUID. */
+export function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
-  const id = typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
+  return typeof incoming === 'string' && SANE_ID.test(incoming) ? incoming : randomUUID();
+}
+
+/** The request's id, echoed in the response header. */
+export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const id = requestIdOf(req);
   res.setHeader('X-Request-Id', id);
   return id;
 }

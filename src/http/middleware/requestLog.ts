@@ -7,35 +7,59 @@ export interface RequestLogFields {
   route: string;
   upstream?: unknown;
   errorCode?: string;
+  /** The answer's X-Cache (HIT, STALE, MISS), when it has one. */
+  cache?: ReturnType<ServerResponse['getHeader']>;
 }
 
+/** The request's log line, as the "finished" hook (the status page's traffic counts) also gets it. */
+export interface RequestLogLine extends RequestLogFields {
+  method: string | undefined;
+  url: string;
+  status: number;
+  durationMs: number;
+}
+
+/** Told of every finished request, with its log line; runs on the hot path, so it must be cheap. */
+export type RequestFinishedHook = (line: RequestLogLine) => void;
+
 /** Writes the request's one log line when its response is finished: route, status, duration, cache and upstream outcome. */
-export function logWhenFinished(logger: Logger, req: IncomingMessage, res: ServerResponse, fields: () => RequestLogFields): void {
+export function logWhenFinished(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  fields: () => RequestLogFields,
+  onFinished?: RequestFinishedHook,
+): void {
   const started = performance.now();
   res.once('finish', () => {
-    logger.info(
-      {
-        ...fields(),
-        method: req.method,
-        // Express rewrites req.url inside mounted routers; originalUrl keeps what the client asked.
-        url: (req as { originalUrl?: string }).originalUrl ?? req.url,
-        status: res.statusCode,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        cache: res.getHeader('x-cache'),
-      },
-      'request',
-    );
+    const { requestId, route, upstream, errorCode, cache } = fields();
+    // Spelled out: spreading `fields()` into a literal with more keys costs several µs per request.
+    const line: RequestLogLine = {
+      requestId,
+      route,
+      upstream,
+      errorCode,
+      cache,
+      method: req.method,
+      // Express rewrites req.url inside mounted routers; originalUrl keeps what the client asked.
+      url: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
+      status: res.statusCode,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    };
+    logger.info(line, 'request');
+    onFinished?.(line);
   });
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+export function requestLog(logger: Logger, onFinished?: RequestFinishedHook): RequestHandler {
   return (req, res, next) => {
     logWhenFinished(logger, req, res, () => ({
       requestId: res.locals.requestId,
       route: req.route?.path ?? req.path,
       upstream: res.locals.upstream,
       errorCode: res.locals.errorCode,
-    }));
+      cache: res.getHeader('x-cache'),
+    }), onFinished);
     next();
   };
 }

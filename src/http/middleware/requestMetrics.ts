@@ -2,14 +2,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Metrics } from '../../metrics.js';
 
+/** Counts and times one finished answer by route pattern, method and status. */
+export function observeAnswer(metrics: Metrics, route: string, method: string, status: number, durationMs: number): void {
+  // One labels object for both series; prom-client's timer would copy it and read the clock again.
+  const labels = { route, method, status: String(status) };
+  metrics.httpRequestDuration.observe(labels, durationMs / 1000);
+  metrics.httpRequests.inc(labels);
+}
+
 /** Counts and times one answer by route pattern, method and status once it is finished. */
 export function observeWhenFinished(metrics: Metrics, req: IncomingMessage, res: ServerResponse, route: () => string): void {
-  const stopTimer = metrics.httpRequestDuration.startTimer();
-  res.once('finish', () => {
-    const labels = { route: route(), method: req.method ?? 'GET', status: String(res.statusCode) };
-    stopTimer(labels);
-    metrics.httpRequests.inc(labels);
-  });
+  const started = performance.now();
+  res.once('finish', () => observeAnswer(metrics, route(), req.method ?? 'GET', res.statusCode, performance.now() - started));
 }
 
 /**

@@ -38,13 +38,23 @@ export function matchEndpoint(pathname: string): { endpoint: AnyEndpoint; params
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * Headers every /catalog answer carries, errors and the quota's 429 included. The API only ever
- * answers JSON, so of helmet's document headers (CSP, framing…) only nosniff applies here.
+ * Headers every /catalog answer carries, errors and the quota's 429 included, as names and values
+ * in turn (`writeHead`'s raw form). The API only ever answers JSON, so of helmet's document
+ * headers (CSP, framing…) only nosniff applies here.
  */
+export const CATALOG_HEADERS: readonly string[] = [
+  'Access-Control-Allow-Origin', '*',
+  'Access-Control-Expose-Headers', EXPOSED_HEADERS,
+  'X-Content-Type-Options', 'nosniff',
+];
+
 export function setCatalogHeaders(res: ServerResponse): void {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-  res.setHeader('X-Content-Type-Options', 'nosniff');
+  setHeaders(res, CATALOG_HEADERS);
+}
+
+/** Sets headers given as names and values in turn. */
+export function setHeaders(res: ServerResponse, headers: readonly string[]): void {
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
 /**
@@ -75,21 +85,34 @@ export function createCatalogRouter(service: CatalogService, quota: RequestHandl
   return router;
 }
 
-/** Writes a catalog answer: its precomputed bytes and ETag, Age and max-age from the clock; 304 when If-None-Match matches. */
-export function sendCatalogAnswer(req: IncomingMessage, res: ServerResponse, { answer, cacheStatus }: CatalogResult, now: number): void {
+/**
+ * Writes a catalog answer: its precomputed bytes and ETag, Age and max-age from the clock; 304 when
+ * If-None-Match matches. `headers` (names and values in turn) go out with it. The head is written
+ * in one `writeHead` call: on the hit path, which sets no header before, Node then formats the
+ * array as it is, without building and validating a header map one `setHeader` at a time.
+ */
+export function sendCatalogAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { answer, cacheStatus }: CatalogResult,
+  now: number,
+  headers: readonly string[] = [],
+): void {
   const ageSeconds = Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
-  res.setHeader('X-Cache', cacheStatus);
-  res.setHeader('Age', String(ageSeconds));
-  res.setHeader('Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`);
-  res.setHeader('ETag', answer.etag);
+  const head = [
+    ...headers,
+    'X-Cache', cacheStatus,
+    'Age', String(ageSeconds),
+    'Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`,
+    'ETag', answer.etag,
+  ];
   // The conditional-GET check Express's req.fresh uses, called directly so both paths share it.
   if (fresh(req.headers, { etag: answer.etag })) {
-    res.statusCode = 304;
+    res.writeHead(304, head);
     res.end();
     return;
   }
-  res.statusCode = 200;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', answer.body.length);
+  head.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(answer.body.length));
+  res.writeHead(200, head);
   res.end(answer.body);
 }

@@ -1,0 +1,77 @@
+import { pino } from 'pino';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, type App } from '../../src/app.js';
+import { createMetrics, type Metrics } from '../../src/metrics.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+// The cached-hit path (src/http/hitPath.ts) answers in front of Express with its own writer; what
+// it logs and counts must be what the Express path logs and counts for the same request.
+
+interface RequestLine {
+  msg: string;
+  requestId: string;
+  route: string;
+  method: string;
+  url: string;
+  status: number;
+  durationMs: number;
+  cache?: string;
+  errorCode?: string;
+}
+
+let stack: TestStack;
+let app: App;
+let metrics: Metrics;
+const lines: RequestLine[] = [];
+
+beforeAll(async () => {
+  stack = await startTestStack({ env: { RATE_LIMIT_MAX: '3' } });
+  // The app again, with a logger and a registry the tests read.
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as RequestLine) });
+  metrics = createMetrics();
+  app = createApp({ config: stack.config, logger, metrics });
+});
+afterAll(async () => {
+  await app.close();
+  await stack.close();
+});
+
+const requestLines = () => lines.filter((line) => line.msg === 'request');
+
+describe('the cached-hit path', () => {
+  it('logs one line per request and counts it, as the Express path does, for a miss, a hit, a 304 and a 429', async () => {
+    const miss = await request(app).get('/catalog/genres').set('X-Request-Id', 'trace-miss-0001');
+    const hit = await request(app).get('/catalog/genres?page=x').set('X-Request-Id', 'trace-hit-00002');
+    const notModified = await request(app).get('/catalog/genres').set('If-None-Match', miss.headers['etag'] as string);
+    const refused = await request(app).get('/catalog/genres').set('X-Request-Id', 'trace-429-00004');
+    expect([miss.status, hit.status, notModified.status, refused.status]).toEqual([200, 200, 304, 429]);
+    expect([miss.headers['x-cache'], hit.headers['x-cache'], notModified.headers['x-cache']]).toEqual(['MISS', 'HIT', 'HIT']);
+    expect(stack.simulator.hitCount()).toBe(1);
+
+    // The 304 keeps the validators and the quota headers, and sends no body.
+    expect(notModified.headers['etag']).toBe(miss.headers['etag']);
+    expect(notModified.headers['x-ratelimit-remaining']).toBe('0');
+    expect(notModified.headers['access-control-allow-origin']).toBe('*');
+    expect(notModified.text).toBe('');
+    expect(refused.headers['x-request-id']).toBe('trace-429-00004');
+    expect(refused.headers['x-ratelimit-remaining']).toBe('0');
+    expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+    expect(refused.headers['cache-control']).toBe('no-store');
+
+    const logged = requestLines();
+    expect(logged.map(({ requestId, route, method, url, status, cache, errorCode }) => ({ requestId, route, method, url, status, cache, errorCode }))).toEqual([
+      { requestId: 'trace-miss-0001', route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 200, cache: 'MISS', errorCode: undefined },
+      { requestId: 'trace-hit-00002', route: '/catalog/genres', method: 'GET', url: '/catalog/genres?page=x', status: 200, cache: 'HIT', errorCode: undefined },
+      { requestId: notModified.headers['x-request-id'], route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 304, cache: 'HIT', errorCode: undefined },
+      { requestId: 'trace-429-00004', route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 429, cache: undefined, errorCode: 'RATE_LIMITED' },
+    ]);
+    for (const line of logged) expect(line.durationMs).toBeGreaterThanOrEqual(0);
+
+    const scrape = await metrics.registry.metrics();
+    expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="200"} 2');
+    expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="304"} 1');
+    expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="429"} 1');
+    expect(scrape).toContain('http_request_duration_seconds_count{route="/catalog/genres",method="GET",status="200"} 2');
+  });
+});

@@ -27,6 +27,10 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
 import { createRedisConnection } from './redis/connection.js';
+import { createStatusRouter } from './http/routes/status.js';
+import { createStatusMonitor } from './status/monitor.js';
+import { everyInterval, type ProbeSchedule } from './status/schedule.js';
+import { statusHistoryStore } from './status/storeFor.js';
 
 export interface AppDeps {
   config: Config;
@@ -37,6 +41,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The clock of the cache and its headers; tests move it to expire answers. */
   now?: () => number;
+  /** When the status probe runs; tests trigger it by hand. A timer every STATUS_PROBE_INTERVAL_S otherwise. */
+  scheduleProbe?: ProbeSchedule;
 }
 
 /**
@@ -46,7 +52,7 @@ export interface AppDeps {
 export type App = RequestListener & { express: Express; listen(port: number, host?: string): Server; close(): Promise<void> };
 
 /** Assembles the app without listening, so tests drive it with supertest. */
-export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now }: AppDeps): App {
+export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
   // Unset REDIS_URL: everything stays in this instance's memory, and no Redis client is loaded.
   const redis = config.REDIS_URL === undefined ? undefined : createRedisConnection({ url: config.REDIS_URL, logger, metrics });
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, redis);
@@ -90,7 +96,16 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.locals.upstreamStatus = () => upstream.status();
 
   app.use(requestId);
-  app.use(requestLog(logger));
+  const status = createStatusMonitor({
+    store: statusHistoryStore(config, logger, redis, now),
+    catalog,
+    upstream,
+    logger,
+    now,
+    probeIntervalMs: config.STATUS_PROBE_INTERVAL_S * 1000,
+    schedule: scheduleProbe,
+  });
+  app.use(requestLog(logger, status.recordRequest));
   app.use(requestMetrics(metrics));
   // Only the API counts against the quota: pages, static files, /health and CORS preflights never do.
   app.use(catalogPreflight);
@@ -99,6 +114,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createServiceRouter({ upstream, metrics, redis }));
+  app.use(createStatusRouter(status));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota));
   app.use(createReportsApiRouter(reports, reportQuota));
@@ -106,11 +122,13 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const listener = withCachedHits(app, { catalog, quota: catalogQuota, logger, metrics, now });
+  const listener = withCachedHits(app, { catalog, quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
   return Object.assign(listener, {
     express: app,
     listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),
     close: async () => {
+      // First: the status monitor saves the hour's traffic, to Redis too.
+      await status.close();
       await Promise.all([upstream.close(), redis?.close()]);
     },
   });

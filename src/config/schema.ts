@@ -107,6 +107,8 @@ export const ConfigSchema = z.object({
   ADMIN_TOKEN: z.string().trim().min(24, 'ADMIN_TOKEN must be at least 24 characters (e.g. openssl rand -hex 24)').optional(),
   // Unset: every instance keeps quotas, cache, locks, clearance and origin in its own memory.
   REDIS_URL: redisUrl.optional(),
+  // How often the status page's probe fetches the upstream's home page (GET /status).
+  STATUS_PROBE_INTERVAL_S: wholeNumber('STATUS_PROBE_INTERVAL_S', 10, 86400).default(300),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 }).superRefine((config, ctx) => {
   if (config.SOLVER === 'flaresolverr' && config.FLARESOLVERR_URL === undefined)

@@ -5,6 +5,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
+import type { ProbeSchedule } from '../../src/status/schedule.js';
 import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
@@ -18,7 +19,13 @@ export interface TestStack {
 
 /** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
 export async function startTestStack(
-  options: { simulator?: SimulatorOptions; env?: Record<string, string>; upstream?: ResilientUpstreamClient; now?: () => number } = {},
+  options: {
+    simulator?: SimulatorOptions;
+    env?: Record<string, string>;
+    upstream?: ResilientUpstreamClient;
+    now?: () => number;
+    scheduleProbe?: ProbeSchedule;
+  } = {},
 ): Promise<TestStack> {
   const simulator = await startSimulator(options.simulator);
   const config = loadConfig({
@@ -32,7 +39,7 @@ export async function startTestStack(
     SOLVER: 'off',
     ...options.env,
   });
-  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream, now: options.now });
+  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe });
   return {
     app,
     simulator,

@@ -32,6 +32,7 @@ describe('loadConfig', () => {
       TRUST_PROXY: false,
       DATA_DIR: './data',
       ADMIN_TOKEN: undefined,
+      STATUS_PROBE_INTERVAL_S: 300,
       LOG_LEVEL: 'info',
     });
   });
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN="short": ADMIN_TOKEN must be at least 24 characters/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL="localhost:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ['REDIS_URL', 'http://redis:6379', /REDIS_URL="http:\/\/redis:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ['STATUS_PROBE_INTERVAL_S', '5', /STATUS_PROBE_INTERVAL_S="5": STATUS_PROBE_INTERVAL_S must be at least 10/],
   ])('stops on a bad %s (%s) with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);

@@ -1,0 +1,128 @@
+import { causeOf } from '../status/causes.js';
+import type { HistorySlot, StatusHistory } from '../status/history.js';
+import type { LatencySummary } from '../status/trafficSummary.js';
+import type { SlotState, Uptime } from '../status/uptime.js';
+import { formatDuration } from './duration.js';
+import { barRow, latencyChart, legendSwatch, type BarRow, type LatencyChart } from './statusCharts.js';
+
+// The status page's view model: every text in Indonesian, every time in WIB.
+
+const WIB = 'Asia/Jakarta';
+const dateTime = new Intl.DateTimeFormat('id-ID', { timeZone: WIB, dateStyle: 'medium', timeStyle: 'short' });
+const timeOnly = new Intl.DateTimeFormat('id-ID', { timeZone: WIB, timeStyle: 'short' });
+const dateOnly = new Intl.DateTimeFormat('id-ID', { timeZone: WIB, dateStyle: 'medium' });
+const decimal = new Intl.NumberFormat('id-ID', { maximumFractionDigits: 2 });
+const whole = new Intl.NumberFormat('id-ID');
+
+const at = (iso: string) => `${dateTime.format(new Date(iso))} WIB`;
+
+export const STATE_TEXT: Record<SlotState, { label: string; meaning: string }> = {
+  up: { label: 'Normal', meaning: 'semua pemeriksaan berhasil' },
+  partial: { label: 'Sebagian terganggu', meaning: 'sebagian pemeriksaan gagal' },
+  down: { label: 'Gangguan', meaning: 'semua pemeriksaan gagal' },
+  unknown: { label: 'Tidak ada data', meaning: 'tidak ada pemeriksaan: layanan kami mati atau belum berjalan' },
+};
+
+const UPSTREAM_STATE = {
+  up: 'Normal',
+  down: 'Gangguan',
+  unknown: 'Tidak diketahui',
+} as const;
+
+/** "2 jam 5 menit", "45 detik": a length of time as people say it. */
+export function spokenDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds} detik`;
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const parts = [days && `${days} hari`, hours && `${hours} jam`, minutes && `${minutes} menit`].filter(Boolean);
+  return parts.slice(0, 2).join(' ');
+}
+
+function probeCounts(slot: HistorySlot): string {
+  if (slot.probes === 0) return STATE_TEXT.unknown.meaning;
+  return `${slot.probes - slot.failed} dari ${slot.probes} pemeriksaan berhasil`;
+}
+
+const hourLabel = (slot: HistorySlot) =>
+  `${dateOnly.format(new Date(slot.start))}, ${timeOnly.format(new Date(slot.start))}–${timeOnly.format(new Date(slot.end))} WIB: ${STATE_TEXT[slot.state].label} (${probeCounts(slot)})`;
+const dayLabel = (slot: HistorySlot) => `${dateOnly.format(new Date(slot.start))}: ${STATE_TEXT[slot.state].label} (${probeCounts(slot)})`;
+
+function uptimeRow(label: string, value: Uptime) {
+  return {
+    label,
+    percent: value.percent === null ? 'Tidak ada data' : `${decimal.format(Math.floor(value.percent * 100) / 100)} %`,
+    detail: value.probes === 0 ? 'belum ada pemeriksaan' : `${whole.format(value.probes - value.failed)} dari ${whole.format(value.probes)} pemeriksaan berhasil`,
+  };
+}
+
+const ms = (value: number | null) => (value === null ? '–' : `${decimal.format(value)} ms`);
+const latencyText = (summary: LatencySummary) => (summary.count === 0 ? '–' : `${ms(summary.p50Ms)} / ${ms(summary.p95Ms)}`);
+
+export interface StatusView {
+  title: string;
+  current: 'status';
+  generatedAt: string;
+  probeInterval: string;
+  upstream: { state: StatusHistory['upstream']['state']; label: string; since: string | null; lastProbe: string | null };
+  api: { label: string; since: string };
+  uptime: ReturnType<typeof uptimeRow>[];
+  hourBars: BarRow;
+  dayBars: BarRow;
+  legend: { swatch: BarRow; label: string; meaning: string }[];
+  latency: LatencyChart;
+  latencyRows: { hour: string; probe: string; p50: string; p95: string }[];
+  traffic: { endpoint: string; successes: string; errors: string; miss: string; hit: string }[];
+  incidents: { start: string; end: string; duration: string; cause: string; codes: string }[];
+}
+
+export function statusView(history: StatusHistory): StatusView {
+  const { upstream } = history;
+  const last = upstream.lastProbe;
+  const probesByHour = (hour: string) =>
+    history.responseTimes.probes.filter((probe) => Date.parse(probe.at) >= Date.parse(hour) && Date.parse(probe.at) < Date.parse(hour) + 3_600_000);
+  return {
+    title: 'Status layanan',
+    current: 'status',
+    generatedAt: at(history.generatedAt),
+    probeInterval: formatDuration(history.probeIntervalSeconds),
+    upstream: {
+      state: upstream.state,
+      label: UPSTREAM_STATE[upstream.state],
+      since: upstream.since === null ? null : at(upstream.since),
+      lastProbe:
+        last === null
+          ? null
+          : `${at(last.at)}: ${last.outcome === 'up' ? 'berhasil' : `gagal, ${causeOf(last.code ?? 'UNKNOWN')}`}, ${whole.format(last.durationMs)} ms, dari ${last.origin}`,
+    },
+    api: { label: 'Beroperasi', since: at(history.api.since) },
+    uptime: [uptimeRow('24 jam', upstream.uptime['24h']), uptimeRow('7 hari', upstream.uptime['7d']), uptimeRow('30 hari', upstream.uptime['30d'])],
+    hourBars: barRow(history.hours, hourLabel),
+    dayBars: barRow(history.days, dayLabel),
+    legend: (['up', 'partial', 'down', 'unknown'] as const).map((state) => ({ swatch: legendSwatch(state, STATE_TEXT[state].label), ...STATE_TEXT[state] })),
+    latency: latencyChart(history, (probe) => `${at(probe.at)}: pemeriksaan ${probe.outcome === 'up' ? 'berhasil' : 'gagal'}, ${whole.format(probe.durationMs)} ms`),
+    latencyRows: history.responseTimes.api.map((hour) => {
+      const durations = probesByHour(hour.hour).map((probe) => probe.durationMs);
+      return {
+        hour: `${timeOnly.format(new Date(hour.hour))} WIB`,
+        probe: durations.length === 0 ? '–' : durations.map((duration) => `${whole.format(duration)} ms`).join(', '),
+        p50: ms(hour.p50Ms),
+        p95: ms(hour.p95Ms),
+      };
+    }),
+    traffic: history.traffic24h.map((row) => ({
+      endpoint: row.endpoint,
+      successes: whole.format(row.successes),
+      errors: Object.entries(row.errors).map(([code, count]) => `${code}: ${whole.format(count)}`).join(', ') || '–',
+      miss: latencyText(row.miss),
+      hit: latencyText(row.hit),
+    })),
+    incidents: history.incidents.map((incident) => ({
+      start: at(incident.start),
+      end: incident.end === null ? 'masih berlangsung' : at(incident.end),
+      duration: incident.durationSeconds === null ? '–' : spokenDuration(incident.durationSeconds),
+      cause: incident.cause,
+      codes: incident.codes.join(', '),
+    })),
+  };
+}

@@ -1,0 +1,36 @@
+import { endpoints } from '../catalog/endpoints/index.js';
+import type { CatalogService } from '../catalog/service.js';
+import { describeError } from '../http/errors.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import type { ProbeRecord } from './records.js';
+
+// The home page: one cheap upstream page that every visitor's first request needs anyway, so the
+// probe's answer warms the cache (its 5-minute TTL matches the default probe interval).
+const PROBED = endpoints.find((endpoint) => endpoint.path === '/catalog/home');
+if (PROBED === undefined) throw new Error('the endpoint table has no /catalog/home for the status probe');
+const PROBED_ENDPOINT = PROBED;
+const PROBED_INPUT = PROBED_ENDPOINT.input.parse({}) as Record<string, unknown>;
+
+export interface ProbeDeps {
+  catalog: CatalogService;
+  upstream: UpstreamClient;
+  now: () => number;
+}
+
+/**
+ * Fetches the home page through the catalog service (so through the whole upstream ladder:
+ * challenge, failover, breaker) and says how it went. The service's fetch always goes to the
+ * upstream, whatever the cache holds (with REDIS_URL it may take the page another instance is
+ * fetching at that moment); it counts against no client's quota.
+ */
+export async function probeUpstream({ catalog, upstream, now }: ProbeDeps): Promise<ProbeRecord> {
+  const at = now();
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  try {
+    const { answer } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT);
+    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: new URL(answer.upstream.url).origin };
+  } catch (error) {
+    return { kind: 'probe', at, outcome: 'down', code: describeError(error).code, durationMs: took(), origin: upstream.origin };
+  }
+}

@@ -1,0 +1,105 @@
+import { endpoints } from '../catalog/endpoints/index.js';
+import { matchEndpoint } from '../http/routes/catalog.js';
+import type { RequestLogLine } from '../http/middleware/requestLog.js';
+import { BUCKET_COUNT, countDuration, sparseCounts } from './buckets.js';
+import { HOUR_MS, type TrafficRecord } from './records.js';
+
+/** One endpoint's counts in the current hour; allocated once per endpoint and hour, then only bumped. */
+interface HourCounts {
+  successes: number;
+  errors: Map<string, number>;
+  miss: Uint32Array;
+  hit: Uint32Array;
+}
+
+// The hit path and the Express routes of fixed paths name a request by the table's path; anything
+// else under /catalog/ (a parametrised path, a refusal before routing) is matched from its URL.
+const tablePaths = new Set<string>(endpoints.map((endpoint) => endpoint.path));
+
+function endpointOf(line: RequestLogLine): string | undefined {
+  if (tablePaths.has(line.route)) return line.route;
+  if (!line.url.startsWith('/catalog/')) return undefined;
+  const queryStart = line.url.indexOf('?');
+  return matchEndpoint(queryStart < 0 ? line.url : line.url.slice(0, queryStart))?.endpoint.path;
+}
+
+/**
+ * The API's own outcomes per endpoint and hour, fed by the request log's "finished" hook. On the
+ * hot path a request costs a lookup, a counter bump and a histogram bucket; an hour's counts become
+ * records once the hour is over (or the service stops).
+ */
+export class TrafficRecorder {
+  private hour = Number.NEGATIVE_INFINITY;
+  private counts = new Map<string, HourCounts>();
+  private finished: TrafficRecord[] = [];
+
+  constructor(private readonly now: () => number) {}
+
+  /** Counts one finished request; requests outside the endpoint table are not counted. */
+  readonly record = (line: RequestLogLine): void => {
+    const endpoint = endpointOf(line);
+    if (endpoint === undefined) return;
+    const counts = this.countsOf(endpoint);
+    if (line.status >= 400) {
+      const code = line.errorCode ?? `HTTP_${line.status}`;
+      counts.errors.set(code, (counts.errors.get(code) ?? 0) + 1);
+      return;
+    }
+    counts.successes++;
+    if (line.cache === 'MISS') countDuration(counts.miss, line.durationMs);
+    else if (line.cache === 'HIT' || line.cache === 'STALE') countDuration(counts.hit, line.durationMs);
+  };
+
+  /** The records of hours that are over, handed out once. */
+  takeFinished(): TrafficRecord[] {
+    this.rollOver();
+    return this.finished.splice(0);
+  }
+
+  /** Everything not yet handed out, the current hour included: what a stopping service saves. */
+  takeAll(): TrafficRecord[] {
+    this.rollOver();
+    this.finishHour();
+    return this.finished.splice(0);
+  }
+
+  /** What is not handed out yet, the current hour so far included, without handing it out. */
+  unsaved(): TrafficRecord[] {
+    this.rollOver();
+    return [...this.finished, ...this.recordsOfHour()];
+  }
+
+  private countsOf(endpoint: string): HourCounts {
+    this.rollOver();
+    let counts = this.counts.get(endpoint);
+    if (counts === undefined) {
+      counts = { successes: 0, errors: new Map(), miss: new Uint32Array(BUCKET_COUNT), hit: new Uint32Array(BUCKET_COUNT) };
+      this.counts.set(endpoint, counts);
+    }
+    return counts;
+  }
+
+  private rollOver(): void {
+    const hour = Math.floor(this.now() / HOUR_MS) * HOUR_MS;
+    if (hour === this.hour) return;
+    this.finishHour();
+    this.hour = hour;
+  }
+
+  private finishHour(): void {
+    this.finished.push(...this.recordsOfHour());
+    this.counts = new Map();
+  }
+
+  private recordsOfHour(): TrafficRecord[] {
+    return [...this.counts].map(([endpoint, counts]) => ({
+      kind: 'traffic',
+      hour: this.hour,
+      endpoint,
+      successes: counts.successes,
+      errors: Object.fromEntries(counts.errors),
+      miss: sparseCounts(counts.miss),
+      hit: sparseCounts(counts.hit),
+    }));
+  }
+}

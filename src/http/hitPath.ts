@@ -1,21 +1,21 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
-import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { AnyEndpoint } from '../catalog/endpoints/index.js';
-import type { CatalogService } from '../catalog/service.js';
+import type { CacheStatus, CatalogResult, CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorAnswer, sendErrorEnvelope } from './errorHandler.js';
-import { assignRequestId } from './middleware/requestId.js';
-import { logWhenFinished, type RequestFinishedHook } from './middleware/requestLog.js';
-import { observeWhenFinished } from './middleware/requestMetrics.js';
-import { matchEndpoint, sendCatalogAnswer, setCatalogHeaders } from './routes/catalog.js';
+import type { Quota } from './middleware/rateLimit.js';
+import { requestIdOf } from './middleware/requestId.js';
+import { logWhenFinished, type RequestFinishedHook, type RequestLogLine } from './middleware/requestLog.js';
+import { observeAnswer } from './middleware/requestMetrics.js';
+import { CATALOG_HEADERS, matchEndpoint, sendCatalogAnswer, setHeaders } from './routes/catalog.js';
 
 export interface HitPathDeps {
   catalog: CatalogService;
   /** The same quota instance the Express catalog router uses, so both paths count into one store. */
-  quota: RequestHandler;
+  quota: Quota;
   logger: Logger;
   metrics: Metrics;
   now: () => number;
@@ -35,12 +35,18 @@ const REMEMBERED_URLS = 10_000;
  * Answers GET/HEAD /catalog requests whose answer is cached (fresh, or stale while it refreshes)
  * before Express sees them. Express 5's per-request routing alone costs more than a whole cached
  * answer, which would cap hit throughput far below what the cache can give. Everything else
- * (misses, invalid queries, other routes and methods) goes on to the Express app untouched, and
- * the same functions write both paths' headers, quota, log line and answer.
+ * (misses, invalid queries, other routes and methods) goes on to the Express app untouched. The
+ * same functions write both paths' headers, log line, metrics and answer, and both count into one
+ * quota store with the same key and headers.
  */
 export function withCachedHits(app: RequestListener, deps: HitPathDeps): RequestListener {
   // A URL's validation is done once: the validated query of each valid URL is remembered.
   const validRequests = new LRUCache<string, ValidRequest>({ max: REMEMBERED_URLS });
+  // One "finished" listener per answer serves the log line, the metrics and the hook.
+  const finished = (line: RequestLogLine) => {
+    observeAnswer(deps.metrics, line.route, line.method ?? 'GET', line.status, line.durationMs);
+    deps.onFinished?.(line);
+  };
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return app(req, res);
     const url = req.url ?? '/';
@@ -49,7 +55,7 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
     const result = valid && deps.catalog.cached(valid.endpoint, valid.input);
     if (!valid || !result) return app(req, res);
     if (!remembered) validRequests.set(url, valid);
-    answerFromCache(req, res, valid.endpoint, () => sendCatalogAnswer(req, res, result, deps.now()), deps);
+    answerFromCache(req, res, valid.endpoint.path, result, deps, finished);
   };
 }
 
@@ -63,17 +69,41 @@ function validate(url: string): ValidRequest | undefined {
   return input.success ? { endpoint: matched.endpoint, input: input.data } : undefined;
 }
 
-/** What the Express path does for a catalog request, in its order: id, log line, metrics, headers, quota, answer. */
-function answerFromCache(req: IncomingMessage, res: ServerResponse, endpoint: AnyEndpoint, send: () => void, deps: HitPathDeps): void {
-  const requestId = assignRequestId(req, res);
+/**
+ * What the Express path does for a catalog request: id, log line, metrics, quota, headers, answer.
+ * No header is set before the answer's one `writeHead`, so Node formats the head from the array as
+ * it is rather than from a header map built one `setHeader` at a time.
+ */
+function answerFromCache(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: string,
+  result: CatalogResult,
+  deps: HitPathDeps,
+  finished: RequestFinishedHook,
+): void {
+  const requestId = requestIdOf(req);
+  const head = [...CATALOG_HEADERS, 'X-Request-Id', requestId];
+  let cache: CacheStatus | undefined;
   let errorCode: string | undefined;
-  logWhenFinished(deps.logger, req, res, () => ({ requestId, route: endpoint.path, errorCode }), deps.onFinished);
-  observeWhenFinished(deps.metrics, req, res, () => endpoint.path);
-  setCatalogHeaders(res);
-  void deps.quota(req as never, res as never, (error?: unknown) => {
-    if (error === undefined) return send();
-    const { described, envelope } = errorAnswer(error, endpoint.path, requestId, deps.logger);
+  logWhenFinished(deps.logger, req, res, () => ({ requestId, route, cache, errorCode }), finished);
+  const refuse = (error: unknown, headers: readonly string[]) => {
+    // Only a failure while the answer is being written gets here with its head sent: nothing can be added.
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const { described, envelope } = errorAnswer(error, route, requestId, deps.logger);
     errorCode = described.code;
+    setHeaders(res, headers);
     sendErrorEnvelope(res, described, envelope);
-  });
+  };
+  deps.quota
+    .count(req)
+    .then(({ headers, refused }) => {
+      if (refused !== undefined) return refuse(refused, [...head, ...headers]);
+      cache = result.cacheStatus;
+      sendCatalogAnswer(req, res, result, deps.now(), [...head, ...headers]);
+    })
+    .catch((error: unknown) => refuse(error, head));
 }

@@ -7,6 +7,8 @@ export interface RequestLogFields {
   route: string;
   upstream?: unknown;
   errorCode?: string;
+  /** The answer's X-Cache (HIT, STALE, MISS), when it has one. */
+  cache?: ReturnType<ServerResponse['getHeader']>;
 }
 
 /** The request's log line, as the "finished" hook (the status page's traffic counts) also gets it. */
@@ -15,7 +17,6 @@ export interface RequestLogLine extends RequestLogFields {
   url: string;
   status: number;
   durationMs: number;
-  cache: ReturnType<ServerResponse['getHeader']>;
 }
 
 /** Told of every finished request, with its log line; runs on the hot path, so it must be cheap. */
@@ -31,14 +32,19 @@ export function logWhenFinished(
 ): void {
   const started = performance.now();
   res.once('finish', () => {
+    const { requestId, route, upstream, errorCode, cache } = fields();
+    // Spelled out: spreading `fields()` into a literal with more keys costs several µs per request.
     const line: RequestLogLine = {
-      ...fields(),
+      requestId,
+      route,
+      upstream,
+      errorCode,
+      cache,
       method: req.method,
       // Express rewrites req.url inside mounted routers; originalUrl keeps what the client asked.
       url: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
       status: res.statusCode,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      cache: res.getHeader('x-cache'),
     };
     logger.info(line, 'request');
     onFinished?.(line);
@@ -52,6 +58,7 @@ export function requestLog(logger: Logger, onFinished?: RequestFinishedHook): Re
       route: req.route?.path ?? req.path,
       upstream: res.locals.upstream,
       errorCode: res.locals.errorCode,
+      cache: res.getHeader('x-cache'),
     }), onFinished);
     next();
   };

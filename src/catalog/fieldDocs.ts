@@ -10,6 +10,9 @@ export interface FieldHint {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  /** A comma-separated list (`type: 'array'`): what each item is, and how many it takes at most. */
+  items?: FieldHint;
+  maxItems?: number;
   default?: unknown;
 }
 

@@ -95,6 +95,8 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
     in: location,
     required,
     description,
+    // Lists are one comma-separated value (`genre=action,fantasy`), not a repeated parameter.
+    ...(schema.type === 'array' ? { explode: false } : {}),
     schema,
   });
   const parameters = [...fieldDocs(endpoint.params).map(parameter('path')), ...fieldDocs(endpoint.query).map(parameter('query'))];

@@ -127,8 +127,9 @@ function slugListParam(field: string, what: string) {
     return slugs;
   }).meta({
     description: `Comma-separated ${what} slugs (at most ${FILTER_LIST_MAX}), e.g. the \`slug\` of our answers`,
-    type: 'string',
-    pattern: '^(?:[a-z0-9-]|%[0-9a-fA-F]{2})+(?:,(?:[a-z0-9-]|%[0-9a-fA-F]{2})+)*$',
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: SLUG_MAX, pattern: '^(?:[a-z0-9-]|%[0-9a-fA-F]{2})+$' },
+    maxItems: FILTER_LIST_MAX,
   });
 }
 

@@ -58,6 +58,7 @@ function ruleText({ schema }: FieldDoc): string {
   if (schema.enum) parts.push(`salah satu dari: ${schema.enum.join(', ')}`);
   else if (schema.type === 'integer') parts.push(`bilangan bulat ${schema.minimum}–${schema.maximum}`);
   else if (schema.maxLength === 0) parts.push('harus kosong atau tidak dikirim');
+  else if (schema.type === 'array') parts.push(`slug situs sumber dipisah koma, paling banyak ${schema.maxItems}`);
   else if (schema.pattern) parts.push(`slug situs sumber: huruf kecil, angka, tanda hubung, atau UTF-8 ter-encode persen; ${schema.minLength}–${schema.maxLength} karakter`);
   else if (schema.type === 'string') parts.push(`teks ${schema.minLength}–${schema.maxLength} karakter (emoji dihitung satu)`);
   if (schema.default !== undefined) parts.push(`bawaan ${String(schema.default)}`);

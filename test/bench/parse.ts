@@ -11,6 +11,12 @@ const CASES = [
   ['ongoing', '/catalog/ongoing-series', '/ongoing/', { page: 1 }],
   ['popular', '/catalog/popular-series', '/seri/?order=popular&page=1', { page: 1 }],
   ['new movie', '/catalog/new-movie', '/seri/?type=movie&order=update&page=1', { page: 1 }],
+  ['completed', '/catalog/completed-series', '/completed/', { page: 1 }],
+  ['network term', '/catalog/networks/{slug}', '/network/bilibili/', { slug: 'bilibili', page: 1 }],
+  ['season', '/catalog/seasons/{slug}', '/season/2024/', { slug: '2024' }],
+  ['schedule', '/catalog/schedule', '/schedule/', {}],
+  ['A–Z letter', '/catalog/az-list', '/az-lists/?show=S', { letter: 'S', page: 1 }],
+  ['filter', '/catalog/series', '/seri/?status=ongoing&order=popular&page=1', { status: 'ongoing', type: null, order: 'popular', genre: [], season: [], studio: [], page: 1 }],
 ] as const;
 
 export function median(values: number[]): number {

@@ -30,6 +30,15 @@ const ENDPOINT_PATHS = [
   '/catalog/ongoing-series',
   '/catalog/popular-series',
   '/catalog/new-movie',
+  '/catalog/completed-series',
+  '/catalog/genres/{slug}',
+  '/catalog/studios/{slug}',
+  '/catalog/networks/{slug}',
+  '/catalog/countries/{slug}',
+  '/catalog/seasons/{slug}',
+  '/catalog/schedule',
+  '/catalog/az-list',
+  '/catalog/series',
 ];
 
 /** Every script, stylesheet, image and form target of a page is on our own origin. */
@@ -63,6 +72,15 @@ describe('GET / (landing page)', () => {
       '/catalog/ongoing-series?page=2',
       '/catalog/popular-series',
       '/catalog/new-movie',
+      '/catalog/completed-series?page=2',
+      '/catalog/genres/action',
+      '/catalog/studios/build-dream',
+      '/catalog/networks/tencent-video',
+      '/catalog/countries/china',
+      '/catalog/seasons/2025',
+      '/catalog/schedule',
+      '/catalog/az-list?letter=R',
+      '/catalog/series?status=ongoing&order=popular&genre=action%2Cfantasy',
     ]);
     expect($('.endpoint-card p:nth-child(2)').first().text()).toBe('Beranda: slider, populer hari ini, rilis terbaru, dan rekomendasi');
     expect($('a[href="/docs"]').length).toBeGreaterThan(0);
@@ -92,6 +110,15 @@ describe('GET / (landing page)', () => {
       '/catalog/ongoing-series 10 menit',
       '/catalog/popular-series 30 menit',
       '/catalog/new-movie 30 menit',
+      '/catalog/completed-series 10 menit',
+      '/catalog/genres/{slug} 10 menit',
+      '/catalog/studios/{slug} 10 menit',
+      '/catalog/networks/{slug} 10 menit',
+      '/catalog/countries/{slug} 10 menit',
+      '/catalog/seasons/{slug} 1 jam',
+      '/catalog/schedule 30 menit',
+      '/catalog/az-list 1 jam',
+      '/catalog/series 10 menit',
     ]);
     const section = text($, 'section:has(#cache)');
     expect(section).toContain('X-Cache: HIT (dari cache), MISS (baru diambil dari situs sumber) atau STALE');

@@ -1,4 +1,5 @@
 import { EMPTY_GENRE_SLUG, GENRES, SEASONS, SERIES, type Genre, type Series, type Term } from './dataset.js';
+import { termsOf } from './taxonomies.js';
 
 /**
  * What each simulated page shows. Page builders render these results and tests compute expected
@@ -60,13 +61,17 @@ export interface ListFilter {
   readonly type?: string;
   readonly sub?: string;
   readonly order?: string;
+  /** `genre[]`, `season[]`, `studio[]` slugs: a series matches when it has any of each list's terms. */
+  readonly genre?: readonly string[];
+  readonly season?: readonly string[];
+  readonly studio?: readonly string[];
 }
 
 const RECOMMENDATION_GENRES = ['crossdressing', 'cultivation', 'martial-arts', 'romance', 'fantasy'];
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const WEEK_MS = 7 * 86_400_000;
 
-function paginate<T>(items: readonly T[], page: number, perPage: number): Page<T> {
+export function paginate<T>(items: readonly T[], page: number, perPage: number): Page<T> {
   const start = (page - 1) * perPage;
   return { items: items.slice(start, start + perPage), page, totalPages: Math.ceil(items.length / perPage), totalItems: items.length };
 }
@@ -103,8 +108,8 @@ function latestEpisodeOf(series: Series): EpisodeItem | null {
   return episodeItem(series, series.latestEpisode, Date.parse(series.updatedAt));
 }
 
-const byNewest = (a: { id: number }, b: { id: number }): number => b.id - a.id;
-const byUpdate = (a: Series, b: Series): number => b.updatedAt.localeCompare(a.updatedAt) || byNewest(a, b);
+export const byNewest = (a: { id: number }, b: { id: number }): number => b.id - a.id;
+export const byUpdate = (a: Series, b: Series): number => b.updatedAt.localeCompare(a.updatedAt) || byNewest(a, b);
 
 /** Every episode post, newest first: three recent episodes of ongoing series, the last one of the others. */
 const LATEST_FEED: readonly EpisodeItem[] = SERIES.flatMap((series): EpisodeItem[] => {
@@ -177,11 +182,16 @@ export function seriesList(filter: ListFilter, page: number): Page<Series> {
   const type = wanted(filter.type);
   const sub = wanted(filter.sub);
   const order = LIST_ORDERS[wanted(filter.order)] ?? byNewest;
+  const anyOf = (wantedSlugs: readonly string[] | undefined, slugs: readonly string[]): boolean =>
+    (wantedSlugs ?? []).length === 0 || slugs.some((slug) => wantedSlugs?.includes(slug));
   const matches = SERIES.filter(
     (series) =>
       (status === '' || series.status.toLowerCase() === status) &&
       (type === '' || (series.type ?? '').toLowerCase() === type) &&
-      (sub === '' || (series.sub ?? '').toLowerCase() === sub),
+      (sub === '' || (series.sub ?? '').toLowerCase() === sub) &&
+      anyOf(filter.genre, series.genres.map((genre) => genre.slug)) &&
+      anyOf(filter.season, [termsOf(series).season.slug]) &&
+      anyOf(filter.studio, [termsOf(series).studio.slug]),
   );
   return paginate([...matches].sort(order), page, LIST_PER_PAGE);
 }

@@ -9,6 +9,12 @@ export type Route =
   | { readonly kind: 'seriesList'; readonly listPath: ListPath; readonly params: URLSearchParams }
   | { readonly kind: 'series'; readonly slug: string }
   | { readonly kind: 'episode'; readonly slug: string }
+  | { readonly kind: 'completed'; readonly page: number }
+  | { readonly kind: 'term'; readonly taxonomy: 'genres' | 'studio' | 'network' | 'country'; readonly slug: string; readonly page: number }
+  | { readonly kind: 'season'; readonly slug: string }
+  | { readonly kind: 'schedule' }
+  /** `letter` is the site's `show` value (`.`, `0-9`, `A`…), null for the whole list. */
+  | { readonly kind: 'azList'; readonly letter: string | null; readonly page: number }
   /** Same-origin canonical redirect (WordPress `redirect_canonical`); `location` is a path plus query. */
   | { readonly kind: 'redirect'; readonly location: string }
   | { readonly kind: 'notFound' };
@@ -21,6 +27,8 @@ const SERIES_LIST = /^\/(seri|anime)\/?$/;
 const SERIES_PAGE = /^\/(?:seri|anime)\/([^/]+)(\/?)$/;
 // Episode posts sit at the site root; every episode slug of the site ends this way.
 const EPISODE = /^\/([^/]+-subtitle-indonesia)(\/?)$/;
+// Archives: `/{base}/` and, except season and schedule, `/{base}/page/N/`.
+const ARCHIVE = new RegExp(`^/(completed|az-lists|schedule|(genres|studio|network|country|season)/([^/]+))(?:/page/${PAGE_NUMBER})?(/?)$`);
 
 export function resolveRoute(url: URL): Route {
   const { pathname, search, searchParams } = url;
@@ -58,5 +66,32 @@ export function resolveRoute(url: URL): Route {
     return { kind: pathname.startsWith('/seri/') || pathname.startsWith('/anime/') ? 'series' : 'episode', slug };
   }
 
+  const archive = ARCHIVE.exec(pathname);
+  if (archive !== null) return archiveRoute(archive, search, searchParams);
+
   return { kind: 'notFound' };
+}
+
+/** WordPress redirects `page/1/` and a missing trailing slash to the canonical archive URL. */
+function archiveRoute([, base = '', taxonomy, rawSlug, rawPage, slash]: RegExpExecArray, search: string, params: URLSearchParams): Route {
+  const page = Number(rawPage ?? 1);
+  if (page === 1 && rawPage !== undefined) return { kind: 'redirect', location: `/${base}/${search}` };
+  if (slash === '') return { kind: 'redirect', location: `/${base}/${rawPage === undefined ? '' : `page/${page}/`}${search}` };
+  if (base === 'completed') return { kind: 'completed', page };
+  if (base === 'az-lists') return { kind: 'azList', letter: params.get('show') || null, page };
+  const slug = decodedSlug(rawSlug);
+  if (taxonomy !== undefined && taxonomy !== 'season' && slug !== null)
+    return { kind: 'term', taxonomy: taxonomy as 'genres' | 'studio' | 'network' | 'country', slug, page };
+  // Season pages and the schedule have no further pages.
+  if (rawPage !== undefined) return { kind: 'notFound' };
+  if (base === 'schedule') return { kind: 'schedule' };
+  return taxonomy === 'season' && slug !== null ? { kind: 'season', slug } : { kind: 'notFound' };
+}
+
+function decodedSlug(raw: string | undefined): string | null {
+  try {
+    return raw === undefined ? null : decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }

@@ -9,6 +9,10 @@ import { findEpisode, findSeries } from './episodes.js';
 import { episodePage } from './pages/episodePage.js';
 import { seriesPage } from './pages/seriesPage.js';
 import type { Route } from './router.js';
+import { azList, completed, findTerm, termListing } from './listings.js';
+import { azListPage, completedPage, termPage } from './pages/archivePage.js';
+import { schedulePage } from './pages/schedulePage.js';
+import { seasonPage } from './pages/seasonPage.js';
 
 /** What WordPress answers for a route: a page, its 404 (also for paged URLs past the last page), or a redirect. */
 export type SiteAnswer = { readonly status: 200 | 404; readonly html: string } | { readonly status: 301; readonly location: string };
@@ -35,6 +39,23 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
       const episode = findEpisode(route.slug);
       return episode === null ? notFound() : { status: 200, html: episodePage(ctx, episode) };
     }
+    case 'completed':
+      return route.page > Math.max(1, completed(1).totalPages) ? notFound() : { status: 200, html: completedPage(ctx, route.page) };
+    case 'term': {
+      // An existing term without series still has its (empty) first page; unknown terms are 404.
+      const term = findTerm(route.taxonomy, route.slug);
+      return term === undefined || route.page > Math.max(1, termListing(route.taxonomy, term.slug, 1).totalPages)
+        ? notFound()
+        : { status: 200, html: termPage(ctx, route.taxonomy, term, route.page) };
+    }
+    case 'season': {
+      const term = findTerm('season', route.slug);
+      return term === undefined ? notFound() : { status: 200, html: seasonPage(ctx, term) };
+    }
+    case 'schedule':
+      return { status: 200, html: schedulePage(ctx) };
+    case 'azList':
+      return route.page > Math.max(1, azList(route.letter, 1).totalPages) ? notFound() : { status: 200, html: azListPage(ctx, route.letter, route.page) };
     case 'redirect':
       return { status: 301, location: `${ctx.origin}${route.location}` };
     case 'notFound':

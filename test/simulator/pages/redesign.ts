@@ -25,6 +25,7 @@ const CLASS_RENAMES: Readonly<Record<string, string>> = {
   'ts-post-image': 'thumb', 'wp-post-image': 'thumb-img', lazyload: 'lazy',
   animefull: 'title-box', bigcontent: 'title-main', infox: 'title-info', spe: 'facts', eplister: 'ep-list', megavid: 'player-box',
   mirror: 'player-pick', episodelist: 'ep-strip', soraddlx: 'dl-box',
+  newseason: 'season-grid', card: 'tile', 'card-box': 'tile-body', schedulepage: 'day-block', lista: 'letters',
 };
 
 const ID_RENAMES: Readonly<Record<string, string>> = {

@@ -36,6 +36,12 @@ export function listPageHref(params: URLSearchParams, page: number): string {
   return rest === '' ? `?page=${page}` : `?page=${page}&${rest}`;
 }
 
+/** A PHP array parameter, sent as `genre[]=…` by the form or as `genre[0]=…` by the pager's links. */
+function arrayParam(params: URLSearchParams, name: string): string[] {
+  const key = new RegExp(`^${name}\\[\\d*\\]$`);
+  return [...params].filter(([param]) => key.test(param)).map(([, value]) => value);
+}
+
 function listPageNumber(params: URLSearchParams): number {
   const page = Number(params.get('page') ?? '1');
   return Number.isInteger(page) && page >= 1 ? page : 1;
@@ -48,6 +54,9 @@ export function seriesListPage(ctx: PageContext, listPath: string, params: URLSe
     type: params.get('type') ?? '',
     sub: params.get('sub') ?? '',
     order: params.get('order') ?? '',
+    genre: arrayParam(params, 'genre'),
+    season: arrayParam(params, 'season'),
+    studio: arrayParam(params, 'studio'),
   };
   const results = seriesList(filter, page);
   const previous = page > 1 ? listPageHref(params, page - 1) : null;

@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Episode } from '../../../src/contract/series.js';
 import { LayoutChangedError } from '../../../src/parsers/errors.js';
 import { parseEpisodePage } from '../../../src/parsers/episodePage.js';
 import type { EpisodeItem } from '../../simulator/catalog.js';
 import { SERIES } from '../../simulator/dataset.js';
-import { downloadsOf, episodeSlug, episodesOf, findEpisode, longDate, serversOf, siteDate, type EpisodeLookup } from '../../simulator/episodes.js';
+import { episodeSlug, episodesOf, findEpisode, type EpisodeLookup } from '../../simulator/episodes.js';
+import { expectedEpisode } from '../../helpers/seriesExpectations.js';
 import { seriesUrl, type PageContext } from '../../simulator/pages/context.js';
 import { episodePage } from '../../simulator/pages/episodePage.js';
-import { imageStyleAt, posterUrl } from '../../simulator/pages/images.js';
 import { redesign } from '../../simulator/pages/redesign.js';
 import { seriesPage } from '../../simulator/pages/seriesPage.js';
 import { VARIANTS, type VariantName } from '../../simulator/variant.js';
@@ -29,36 +28,6 @@ describe('parseEpisodePage on hand-written pages', () => {
 
 function contextFor(variant: VariantName): PageContext {
   return { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS[variant] };
-}
-
-/** What the simulated episode page shows, computed from the simulator's data. */
-export function expectedEpisode(ctx: PageContext, { item, list, index }: EpisodeLookup): Episode {
-  const { series } = item;
-  const link = (other: EpisodeItem | undefined) => (other === undefined ? null : { slug: episodeSlug(other), url: `${ctx.origin}${other.path}` });
-  return {
-    title: item.title,
-    slug: episodeSlug(item),
-    url: `${ctx.origin}${item.path}`,
-    episode: item.episode,
-    series: { title: series.title, slug: series.slug, url: seriesUrl(ctx, series) },
-    poster: posterUrl(ctx, series.poster, imageStyleAt(ctx, 0), 0),
-    type: series.type,
-    sub: series.sub,
-    releaseDate: siteDate(item.publishedAt),
-    releaseDateText: longDate(siteDate(item.publishedAt)),
-    // Protocol-relative sources take the page's scheme.
-    servers: serversOf(item).map(({ name, src }) => ({ name, url: new URL(src, ctx.origin).href })),
-    downloads: downloadsOf(item),
-    navigation: { previous: link(list[index + 1]), next: link(list[index - 1]), allEpisodes: seriesUrl(ctx, series) },
-    episodes: list.map((other, position) => ({
-      episode: other.episode,
-      title: other.title,
-      slug: episodeSlug(other),
-      url: `${ctx.origin}${other.path}`,
-      poster: posterUrl(ctx, series.poster, imageStyleAt(ctx, position), position),
-      releaseDateText: longDate(siteDate(other.publishedAt)),
-    })),
-  };
 }
 
 function lookup(predicate: (item: EpisodeItem, list: readonly EpisodeItem[]) => boolean): EpisodeLookup {

@@ -54,3 +54,22 @@ describe('parseNewMoviePage', () => {
     );
   });
 });
+
+describe('parseSeriesListPage on the A–Z list and the filter', () => {
+  it.each([
+    ['azList', 'letter-page2'],
+    ['azList', 'empty-letter'],
+    ['seriesFilter', 'no-match'],
+    ['seriesFilter', 'genres-page2'],
+  ])('parses the %s/%s fixture, an empty first page as a valid empty list', (kind, name) => {
+    const fixture = loadFixture(kind, name);
+    expect(parseSeriesListPage(fixture.html, fixture.pageUrl, { pageKind: kind, emptyIsValid: true })).toEqual(fixture.expected);
+  });
+
+  it('still calls an empty later page of the filter the end of the list', () => {
+    const fixture = loadFixture('seriesFilter', 'no-match');
+    expect(() =>
+      parseSeriesListPage(fixture.html, 'https://anichin.cafe/seri/?status=hiatus&page=4', { pageKind: 'seriesFilter', emptyIsValid: true }),
+    ).toThrow(expect.objectContaining({ name: 'PagePastEndError', pageKind: 'seriesFilter', page: 4 }));
+  });
+});

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { SeriesDetail } from '../../../src/contract/series.js';
 import { LayoutChangedError } from '../../../src/parsers/errors.js';
 import { parseSeriesPage } from '../../../src/parsers/seriesPage.js';
-import type { Term } from '../../simulator/dataset.js';
 import { SERIES, type Series } from '../../simulator/dataset.js';
-import { batchesOf, episodeSlug, episodesOf, longDate, seriesInfo, shortDate, siteDate, siteDatetime } from '../../simulator/episodes.js';
-import type { EpisodeItem } from '../../simulator/catalog.js';
+import { seriesInfo } from '../../simulator/episodes.js';
+import { expectedSeries } from '../../helpers/seriesExpectations.js';
 import { seriesUrl, type PageContext } from '../../simulator/pages/context.js';
 import { homePage, homePageUrl } from '../../simulator/pages/homePage.js';
-import { imageStyleAt, posterUrl } from '../../simulator/pages/images.js';
 import { redesign } from '../../simulator/pages/redesign.js';
-import { CLASSIC_EXTRA_ROWS, seriesPage, seriesPosterIndex, synopsisParagraphs } from '../../simulator/pages/seriesPage.js';
+import { seriesPage } from '../../simulator/pages/seriesPage.js';
 import { VARIANTS, type VariantName } from '../../simulator/variant.js';
 import { expectFixtureError, loadFixture } from './fixture.js';
 
@@ -35,54 +32,6 @@ describe('parseSeriesPage on hand-written pages', () => {
 
 function contextFor(variant: VariantName): PageContext {
   return { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS[variant] };
-}
-
-/** What the simulated series page shows, computed from the simulator's data, not from our parser. */
-export function expectedSeries(ctx: PageContext, series: Series): SeriesDetail {
-  const info = seriesInfo(series);
-  const episodes = episodesOf(series);
-  const term = (base: string) => (item: Term) => ({ name: item.name, slug: item.slug, url: `${ctx.origin}${base}${item.slug}/` });
-  const ref = (item: EpisodeItem | undefined) => (item === undefined ? null : { episode: item.episode, slug: episodeSlug(item), url: `${ctx.origin}${item.path}` });
-  const index = seriesPosterIndex(series);
-  return {
-    title: series.title,
-    slug: series.slug,
-    url: seriesUrl(ctx, series),
-    alternativeTitle: series.altTitles.length > 0 ? series.altTitles.join(', ') : null,
-    poster: posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index),
-    banner: series.banner === null ? null : `${ctx.origin}${series.banner}`,
-    synopsis: synopsisParagraphs(series).join('\n\n'),
-    status: series.status,
-    type: series.type,
-    rating: series.rating,
-    trailer: info.trailer,
-    followers: info.followers,
-    networks: info.networks.map(term('/network/')),
-    studios: info.studios.map(term('/studio/')),
-    season: info.season === null ? null : term('/season/')(info.season),
-    country: term('/country/')(info.country),
-    released: shortDate(info.released),
-    releaseDate: info.released,
-    duration: info.duration,
-    episodeCount: info.declaredEpisodes,
-    publishedAt: siteDatetime(info.publishedAt),
-    updatedAt: siteDatetime(series.updatedAt),
-    genres: series.genres.map(term('/genres/')),
-    tags: info.tags.map(term('/tag/')),
-    otherInfo: ctx.variant.name === 'classic' ? CLASSIC_EXTRA_ROWS.map(([label, value]) => ({ label, value })) : [],
-    firstEpisode: ref(episodes.at(-1)),
-    latestEpisode: ref(episodes[0]),
-    episodes: episodes.map((item) => ({
-      episode: item.episode,
-      title: item.title,
-      slug: episodeSlug(item),
-      url: `${ctx.origin}${item.path}`,
-      sub: series.sub,
-      releaseDate: siteDate(item.publishedAt),
-      releaseDateText: longDate(siteDate(item.publishedAt)),
-    })),
-    batches: batchesOf(series),
-  };
 }
 
 const pick = (description: string, match: (series: Series) => boolean): [string, Series] => {

@@ -1,0 +1,50 @@
+import type { Series } from '../simulator/dataset.js';
+import * as listings from '../simulator/listings.js';
+import { genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
+import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
+import { termsOf } from '../simulator/taxonomies.js';
+
+// What our parsers must give for the simulator's listing pages, computed from its dataset (never
+// from our parsers' output); shared by the parser tests on simulator pages and the integration tests.
+
+export function posterOf(ctx: PageContext, series: Series, index: number): string {
+  return posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index);
+}
+
+export function expectedSeriesCard(ctx: PageContext, series: Series, index: number) {
+  return { title: series.title, slug: series.slug, url: seriesUrl(ctx, series), poster: posterOf(ctx, series, index), type: series.type, status: series.status, sub: series.sub };
+}
+
+export function expectedSeasonCards(ctx: PageContext, slug: string) {
+  return listings.seasonListing(slug).map((series, index) => ({
+    title: series.title,
+    slug: series.slug,
+    url: seriesUrl(ctx, series),
+    poster: posterOf(ctx, series, index),
+    alternativeTitle: series.altTitles.length === 0 ? null : series.altTitles.join(', '),
+    studio: termsOf(series).studio.name,
+    episodes: series.latestEpisode,
+    type: series.type ?? 'TV',
+    rating: series.rating,
+    status: series.status,
+    synopsis: series.synopsis,
+    genres: series.genres.map((genre) => ({ name: genre.name, slug: genre.slug, url: genreUrl(ctx, genre) })),
+  }));
+}
+
+/** The schedule Monday first, as the API answers it whatever order the page prints. */
+export function expectedScheduleDays(ctx: PageContext) {
+  return listings.scheduleByDay().map(({ day, entries }) => ({
+    day,
+    label: day.charAt(0).toUpperCase() + day.slice(1),
+    items: entries.map((entry, index) => ({
+      title: entry.series.title,
+      slug: entry.series.slug,
+      url: seriesUrl(ctx, entry.series),
+      poster: posterOf(ctx, entry.series, index),
+      nextEpisode: entry.nextEpisode,
+      releaseAt: entry.releaseAt === null ? null : new Date(entry.releaseAt * 1000).toISOString(),
+      timeText: entry.timeText,
+    })),
+  }));
+}

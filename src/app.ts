@@ -97,7 +97,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
 
   app.use(requestId);
   const status = createStatusMonitor({
-    store: statusHistoryStore(config, logger, redis, now),
+    store: statusHistoryStore(config, logger, redis),
     catalog,
     upstream,
     logger,

@@ -22,8 +22,11 @@ export interface CatalogResult {
 export interface CatalogService {
   /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
   cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
-  /** A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key. */
-  fetch(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogResult>;
+  /**
+   * A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key.
+   * With REDIS_URL, another instance's answer stands in only if it was fetched after `newerThan`.
+   */
+  fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult>;
 }
 
 export interface CatalogServiceDeps {
@@ -131,10 +134,10 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     return served(endpoint, input, key, found.answer, found.freshness);
   }
 
-  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogResult> {
+  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult> {
     onLookup('miss');
     const key = cacheKey(endpoint, input);
-    const answer = await cache.load(key, () => load(endpoint, input, key));
+    const answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
     // Another instance's answer is a hit of the shared cache (or stale, and refreshed).
     const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);

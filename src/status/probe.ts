@@ -20,15 +20,16 @@ export interface ProbeDeps {
 /**
  * Fetches the home page through the catalog service (so through the whole upstream ladder:
  * challenge, failover, breaker) and says how it went. The service's fetch always goes to the
- * upstream, whatever the cache holds (with REDIS_URL it may take the page another instance is
- * fetching at that moment); it counts against no client's quota.
+ * upstream, whatever the cache holds (with REDIS_URL it may join a fetch another instance started
+ * after the probe did); it counts against no client's quota.
  */
 export async function probeUpstream({ catalog, upstream, now }: ProbeDeps): Promise<ProbeRecord> {
   const at = now();
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    const { answer } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT);
+    // Newer than now: with REDIS_URL, an answer another instance stored earlier proves nothing.
+    const { answer } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
     return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: new URL(answer.upstream.url).origin };
   } catch (error) {
     return { kind: 'probe', at, outcome: 'down', code: describeError(error).code, durationMs: took(), origin: upstream.origin };

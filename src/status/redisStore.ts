@@ -1,44 +1,59 @@
 import type { RedisConnection } from '../redis/connection.js';
-import { DAY_MS, HISTORY_DAYS, StatusRecord } from './records.js';
+import { recordTime, StatusRecord } from './records.js';
 import type { StatusHistoryStore, StatusStoreLog } from './store.js';
 
 const KEY = 'status:history';
 const FIELD = 'record';
+const DELETE_BATCH = 1000;
 
 /**
  * The status history in one Redis stream, shared by every instance: an append-only log whose
- * entry ids are the append times, so the cursor is the last id read and the 90-day bound is a
- * MINID trim, both native to streams.
+ * entries are read in order. The cursor is the last id read, so each read takes only what was appended since.
  */
-export function createRedisStatusStore(redis: RedisConnection, logger: StatusStoreLog, now: () => number): StatusHistoryStore {
-  async function read(cursor: string | null) {
+export function createRedisStatusStore(redis: RedisConnection, logger: StatusStoreLog): StatusHistoryStore {
+  /** The entries after `cursor`: the readable records, and the ids of those older than `keepFrom` or unreadable. */
+  async function entries(cursor: string | null, keepFrom = Number.NEGATIVE_INFINITY) {
     // "(" makes the start exclusive: only entries after the cursor.
-    const entries = await redis.client.xrange(KEY, cursor === null ? '-' : `(${cursor}`, '+');
+    const found = await redis.client.xrange(KEY, cursor === null ? '-' : `(${cursor}`, '+');
     const records: StatusRecord[] = [];
-    for (const [id, fields] of entries) {
+    const stale: string[] = [];
+    for (const [id, fields] of found) {
       const parsed = StatusRecord.safeParse(parseJson(fields[fields.indexOf(FIELD) + 1]));
-      if (parsed.success) records.push(parsed.data);
-      else logger.warn({ key: KEY, id }, 'skipping an unreadable status history entry');
+      if (!parsed.success) {
+        logger.warn({ key: KEY, id }, 'skipping an unreadable status history entry');
+        stale.push(id);
+      } else if (recordTime(parsed.data) < keepFrom) stale.push(id);
+      else records.push(parsed.data);
     }
-    return { records, cursor: entries.at(-1)?.[0] ?? cursor ?? '0-0' };
+    return { records, stale, last: found.at(-1)?.[0] };
+  }
+
+  async function read(cursor: string | null) {
+    const { records, last } = await entries(cursor);
+    return { records, cursor: last ?? cursor ?? '0-0' };
   }
 
   async function append(records: readonly StatusRecord[]) {
     if (records.length === 0) return;
-    const keepFrom = String(now() - HISTORY_DAYS * DAY_MS);
     const batch = redis.client.multi();
-    // "~": Redis trims whole macro-nodes, cheaply; prune() trims exactly.
-    for (const record of records) batch.xadd(KEY, 'MINID', '~', keepFrom, '*', FIELD, JSON.stringify(record));
-    const results = await batch.exec();
-    const failed = results?.find(([error]) => error !== null)?.[0];
-    if (failed) throw failed;
+    for (const record of records) batch.xadd(KEY, '*', FIELD, JSON.stringify(record));
+    await execAll(batch);
   }
 
+  // By the records' own times, as the file store does: entry ids are append times, which for an
+  // hour's traffic come later than the hour.
   async function prune(keepFrom: number) {
-    await redis.client.xtrim(KEY, 'MINID', String(keepFrom));
+    const { stale } = await entries(null, keepFrom);
+    for (let start = 0; start < stale.length; start += DELETE_BATCH) await redis.client.xdel(KEY, ...stale.slice(start, start + DELETE_BATCH));
   }
 
   return { read, append, prune };
+}
+
+/** Runs a MULTI and throws its first failed command's error. */
+async function execAll(batch: ReturnType<RedisConnection['client']['multi']>): Promise<void> {
+  const failed = (await batch.exec())?.find(([error]) => error !== null)?.[0];
+  if (failed) throw failed;
 }
 
 function parseJson(text: string | undefined): unknown {

@@ -7,8 +7,8 @@ import { createRedisStatusStore } from './redisStore.js';
 import type { StatusHistoryStore } from './store.js';
 
 /** With REDIS_URL the history every instance shares; otherwise DATA_DIR/status-history.jsonl. */
-export function statusHistoryStore(config: Config, logger: Logger, redis: RedisConnection | undefined, now: () => number): StatusHistoryStore {
+export function statusHistoryStore(config: Config, logger: Logger, redis: RedisConnection | undefined): StatusHistoryStore {
   return redis === undefined
     ? createFileStatusStore(join(config.DATA_DIR, 'status-history.jsonl'), logger)
-    : createRedisStatusStore(redis, logger, now);
+    : createRedisStatusStore(redis, logger);
 }

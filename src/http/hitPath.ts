@@ -2,13 +2,13 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { parse as parseQueryString } from 'node:querystring';
 import { LRUCache } from 'lru-cache';
 import type { AnyEndpoint } from '../catalog/endpoints/index.js';
-import type { CacheStatus, CatalogResult, CatalogService } from '../catalog/service.js';
+import type { CatalogResult, CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 import { errorAnswer, sendErrorEnvelope } from './errorHandler.js';
 import type { Quota } from './middleware/rateLimit.js';
 import { requestIdOf } from './middleware/requestId.js';
-import { logWhenFinished, type RequestFinishedHook, type RequestLogLine } from './middleware/requestLog.js';
+import { logRequest, type RequestFinishedHook, type RequestLogFields, type RequestLogLine } from './middleware/requestLog.js';
 import { observeAnswer } from './middleware/requestMetrics.js';
 import { CATALOG_HEADERS, matchEndpoint, sendCatalogAnswer, setHeaders } from './routes/catalog.js';
 
@@ -70,9 +70,10 @@ function validate(url: string): ValidRequest | undefined {
 }
 
 /**
- * What the Express path does for a catalog request: id, log line, metrics, quota, headers, answer.
+ * What the Express path does for a catalog request: id, quota, headers, answer, log line, metrics.
  * No header is set before the answer's one `writeHead`, so Node formats the head from the array as
- * it is rather than from a header map built one `setHeader` at a time.
+ * it is rather than from a header map built one `setHeader` at a time. The answer is written at
+ * once, so the log line follows it directly rather than from a 'finish' listener.
  */
 function answerFromCache(
   req: IncomingMessage,
@@ -82,28 +83,30 @@ function answerFromCache(
   deps: HitPathDeps,
   finished: RequestFinishedHook,
 ): void {
-  const requestId = requestIdOf(req);
-  const head = [...CATALOG_HEADERS, 'X-Request-Id', requestId];
-  let cache: CacheStatus | undefined;
-  let errorCode: string | undefined;
-  logWhenFinished(deps.logger, req, res, () => ({ requestId, route, cache, errorCode }), finished);
-  const refuse = (error: unknown, headers: readonly string[]) => {
-    // Only a failure while the answer is being written gets here with its head sent: nothing can be added.
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    const { described, envelope } = errorAnswer(error, route, requestId, deps.logger);
-    errorCode = described.code;
-    setHeaders(res, headers);
-    sendErrorEnvelope(res, described, envelope);
-  };
+  const started = performance.now();
+  // Filled in as the request goes (cache or error code), then logged.
+  const fields: RequestLogFields = { requestId: requestIdOf(req), route };
   deps.quota
     .count(req)
     .then(({ headers, refused }) => {
-      if (refused !== undefined) return refuse(refused, [...head, ...headers]);
-      cache = result.cacheStatus;
-      sendCatalogAnswer(req, res, result, deps.now(), [...head, ...headers]);
+      const head = [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId, ...headers];
+      if (refused !== undefined) return refuse(res, refused, head, fields, deps.logger);
+      fields.cache = result.cacheStatus;
+      sendCatalogAnswer(req, res, result, deps.now(), head);
     })
-    .catch((error: unknown) => refuse(error, head));
+    .catch((error: unknown) => refuse(res, error, [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId], fields, deps.logger))
+    .then(() => logRequest(deps.logger, req, res, fields, started, finished));
+}
+
+/** The contract's error envelope instead of the answer: the quota's 429, or its store failing. */
+function refuse(res: ServerResponse, error: unknown, headers: readonly string[], fields: RequestLogFields, logger: Logger): void {
+  // Only a failure while the answer was being written gets here with its head sent: nothing can be added.
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const { described, envelope } = errorAnswer(error, fields.route, fields.requestId, logger);
+  fields.errorCode = described.code;
+  setHeaders(res, headers);
+  sendErrorEnvelope(res, described, envelope);
 }

@@ -54,7 +54,7 @@ export async function startService(env: Record<string, string>): Promise<Service
 }
 
 /** A bare node:http server sending one pre-serialized body: the ceiling to compare the cache hit with. */
-export async function startBareServer(body: Buffer): Promise<{ origin: string; stop(): Promise<void> }> {
+export async function startBareServer(body: Buffer): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   const script = `
     const body = Buffer.from(process.env.BODY, 'base64');
     require('node:http').createServer((req, res) => {
@@ -67,7 +67,14 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; s
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve) => child.stdout!.once('data', resolve));
-  return { origin: `http://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** CPU time (user + system, ms) a process has used so far: what a request costs there, whatever else the machine runs. */
+export function cpuMs(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux), after the parenthesised name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function rssOf(pid: number): number {

@@ -65,7 +65,7 @@ function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix
     // express-rate-limit's legacy headers, computed as it computes them.
     const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
     if (resetTime !== undefined) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
-    return { headers, ...(totalHits > limit && { refused: new RateLimitedError(limit, subject, secondsUntil(resetTime)) }) };
+    return totalHits > limit ? { headers, refused: new RateLimitedError(limit, subject, secondsUntil(resetTime)) } : { headers };
   };
   return Object.assign(middleware, { count });
 }

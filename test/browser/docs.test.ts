@@ -48,10 +48,10 @@ describe('the API reference in Chromium', () => {
       expect(JSON.parse((await result(page, 'catalog-ongoing-series', 'body')) as string).error.code).toBe('INVALID_PARAMETER');
 
       // The last request of the quota passes; the next shows 429 and Retry-After.
-      await page.getByRole('button', { name: 'Coba GET /catalog/genres' }).click();
+      await page.getByRole('button', { name: 'Coba GET /catalog/genres', exact: true }).click();
       await expect.poll(() => result(page, 'catalog-genres', 'status')).toBe('200 OK');
       expect(await result(page, 'catalog-genres', 'x-ratelimit-remaining')).toBe('0');
-      await page.getByRole('button', { name: 'Coba GET /catalog/genres' }).click();
+      await page.getByRole('button', { name: 'Coba GET /catalog/genres', exact: true }).click();
       await expect.poll(() => result(page, 'catalog-genres', 'status')).toBe('429 Too Many Requests');
       expect(Number(await result(page, 'catalog-genres', 'retry-after'))).toBeGreaterThan(3500);
       expect(await result(page, 'catalog-genres', 'x-ratelimit-remaining')).toBe('0');

@@ -54,7 +54,7 @@ describe('the pages at 1280 and 360 px', () => {
   it('opens an endpoint from the landing page\'s "Coba" link', async () => {
     const { page, close } = await openPage(env, '/');
     try {
-      await page.getByRole('link', { name: 'Coba: /catalog/genres' }).click();
+      await page.getByRole('link', { name: 'Coba: /catalog/genres', exact: true }).click();
       await page.waitForURL(`${env.baseUrl}/catalog/genres`);
       expect(JSON.parse((await page.locator('body').textContent()) as string).status).toBe('success');
     } finally {

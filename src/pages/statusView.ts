@@ -51,7 +51,8 @@ const dayLabel = (slot: HistorySlot) => `${dateOnly.format(new Date(slot.start))
 function uptimeRow(label: string, value: Uptime) {
   return {
     label,
-    percent: value.percent === null ? 'Tidak ada data' : `${decimal.format(Math.floor(value.percent * 100) / 100)} %`,
+    // A no-break space keeps "%" beside its number on a narrow screen.
+    percent: value.percent === null ? 'Tidak ada data' : `${decimal.format(Math.floor(value.percent * 100) / 100)}\u00a0%`,
     detail: value.probes === 0 ? 'belum ada pemeriksaan' : `${whole.format(value.probes - value.failed)} dari ${whole.format(value.probes)} pemeriksaan berhasil`,
   };
 }
@@ -73,6 +74,8 @@ export interface StatusView {
   latency: LatencyChart;
   latencyRows: { hour: string; probe: string; p50: string; p95: string }[];
   traffic: { endpoint: string; successes: string; errors: string; miss: string; hit: string }[];
+  /** How many endpoints had no request at all. */
+  quietEndpoints: number;
   incidents: { start: string; end: string; duration: string; cause: string; codes: string }[];
 }
 
@@ -110,13 +113,15 @@ export function statusView(history: StatusHistory): StatusView {
         p95: ms(hour.p95Ms),
       };
     }),
-    traffic: history.traffic24h.map((row) => ({
+    // The JSON lists every endpoint; the page only those that answered, so it stays short on a phone.
+    traffic: history.traffic24h.filter((row) => row.successes + Object.keys(row.errors).length > 0).map((row) => ({
       endpoint: row.endpoint,
       successes: whole.format(row.successes),
       errors: Object.entries(row.errors).map(([code, count]) => `${code}: ${whole.format(count)}`).join(', ') || '–',
       miss: latencyText(row.miss),
       hit: latencyText(row.hit),
     })),
+    quietEndpoints: history.traffic24h.filter((row) => row.successes + Object.keys(row.errors).length === 0).length,
     incidents: history.incidents.map((incident) => ({
       start: at(incident.start),
       end: incident.end === null ? 'masih berlangsung' : at(incident.end),

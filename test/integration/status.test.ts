@@ -114,7 +114,7 @@ describe('the status probe, /health/history and /status', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.text).toContain('<p class="status-card__state">Normal</p>');
     expect(page.text).toContain('sejak 20 Nov 2026, 10.20 WIB');
-    expect(page.text).toContain('<dd class="uptime__percent">60 %</dd>');
+    expect(page.text).toContain('<dd class="uptime__percent">60\u00a0%</dd>');
     expect(page.text).toContain('3 dari 5 pemeriksaan berhasil');
     expect(page.text).toContain('<td data-label="Penyebab">situs sumber meminta verifikasi anti-bot <span class="hint">(<code>UPSTREAM_BLOCKED</code>)</span></td>');
     expect(page.text).toContain('<td data-label="Lama">10 menit</td>');

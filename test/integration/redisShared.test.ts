@@ -110,15 +110,20 @@ async function redisStateIs(base: string, state: string): Promise<void> {
 describe('the quota across instances', () => {
   it('lets exactly RATE_LIMIT_MAX of 200 concurrent requests from one client through, spread over both', async () => {
     const { a, b } = await twoInstances({ RATE_LIMIT_MAX: '50' });
+    const sent = Date.now();
     const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => get(i % 2 === 0 ? a : b, '/catalog/genres', '198.51.100.1')),
+      // A generous client-side limit: 200 requests at once on a loaded 2-core machine may queue a while.
+      Array.from({ length: 200 }, (_, i) => get(i % 2 === 0 ? a : b, '/catalog/genres', '198.51.100.1', 30_000)),
     );
     const statuses = answers.map((answer) => answer.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(50);
     expect(statuses.filter((status) => status === 429)).toHaveLength(150);
     const refused = answers.filter((answer) => answer.status === 429);
     expect(new Set(refused.map((answer) => answer.headers.get('x-ratelimit-remaining')))).toEqual(new Set(['0']));
-    expect(refused.every((answer) => Number(answer.headers.get('retry-after')) >= 3599)).toBe(true);
+    // Whole seconds until the one window (opened after `sent`) ends.
+    const longest = Math.ceil((sent + 3_600_000 - Date.now()) / 1000);
+    for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(longest);
+    for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(JSON.parse((refused[0] as { body: string }).body)).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED' } });
     const remaining = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));

@@ -1,22 +1,36 @@
 import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseVideoServers } from './detail/videoServers.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, within } from './scope.js';
+import { mainColumn, mainColumnMarkup } from './scope.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
-import { elementText, firstMatches, hasClass } from './walk.js';
+import { allMatches, elementText, firstMatches, hasClass, selectionOf, type Matcher } from './walk.js';
+
+// The page's blocks, found in one walk of the main column rather than one selector query each.
+const EPISODE_BLOCKS = {
+  // The player block; a page without it (a series page, a list, a redesign) is not an episode page.
+  megavid: (_el, classes) => classes.includes('megavid'),
+  breadcrumb: (_el, classes) => classes.includes('ts-breadcrumb'),
+  headlist: (_el, classes) => classes.includes('headlist'),
+  episodelist: (_el, classes) => classes.includes('episodelist'),
+  singleInfo: (_el, classes) => classes.includes('single-info'),
+  partOfSeries: (el) => el.attribs['itemprop'] === 'partOfSeries',
+} satisfies Record<string, Matcher>;
+
+type Blocks = Partial<Record<keyof typeof EPISODE_BLOCKS, Element>>;
 
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
-  const $ = load(html);
-  const main = mainColumn($);
-  // The player block; a page without it (a series page, a list, a redesign) is not an episode page.
-  const megavid = within(main, '.megavid').first();
+  const $ = load(mainColumnMarkup(html));
+  // A Document when the page has no main column at all; the walk reads only its children.
+  const main = mainColumn($).get(0) as Element;
+  const blocks = firstMatches(main, EPISODE_BLOCKS);
+  const megavid = selectionOf($, blocks.megavid);
   const meta = megavid.find('.item.meta, .lm').first();
   const title = elementText($, megavid.find('h1').get(0));
   const servers = parseVideoServers($, megavid, pageUrl);
@@ -25,14 +39,14 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
 
   const allEpisodes = absoluteUrl(megavid.find('.nvsc a').attr('href'), pageUrl);
   const releaseDateText = elementText($, meta.find('.updated').get(0)) || null;
-  const episodes = parseEpisodeList($, main, pageUrl);
+  const episodes = blocks.episodelist === undefined ? null : parseEpisodeList($, blocks.episodelist, pageUrl);
   const data: Episode = {
     title,
     slug: slugFromUrl(pageUrl) ?? '',
     url: pageUrl,
     episode: parseEpisodeNumber(meta.find('meta[itemprop="episodeNumber"]').attr('content')) ?? parseEpisodeNumber(title),
-    series: parseSeries($, main, allEpisodes, pageUrl),
-    poster: imageSrc(megavid.find('.tb img').first(), pageUrl) ?? imageSrc(within(main, '.single-info .thumb img').first(), pageUrl),
+    series: parseSeries($, blocks, allEpisodes, pageUrl),
+    poster: imageSrc(megavid.find('.tb img').first(), pageUrl) ?? imageSrc(selectionOf($, blocks.singleInfo).find('.thumb img').first(), pageUrl),
     type: elementText($, meta.find('.epx').get(0)) || null,
     sub: elementText($, meta.find('.lg').get(0)) || elementText($, meta.find('.year .status').get(0)) || null,
     releaseDate: parseReleaseDate(releaseDateText),
@@ -50,19 +64,20 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
  * the page's links to the series: "All Episodes", the "series" link in the meta line, the episode
  * list's header; its title from the breadcrumb or those links.
  */
-function parseSeries($: CheerioAPI, main: Cheerio<AnyNode>, allEpisodes: string | null, pageUrl: string): Episode['series'] {
-  const yearLink = within(main, '.megavid .year a').last();
-  const headLink = within(main, '.headlist .det h3 a').first();
+function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, pageUrl: string): Episode['series'] {
+  const yearLink = selectionOf($, blocks.megavid).find('.year a').last();
+  const headLink = selectionOf($, blocks.headlist).find('.det h3 a').first();
   const url = allEpisodes ?? absoluteUrl(yearLink.attr('href') ?? headLink.attr('href'), pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
   if (url === null || slug === null) return null;
-  const crumb = within(main, '.ts-breadcrumb a')
+  const crumb = selectionOf($, blocks.breadcrumb)
+    .find('a')
     .toArray()
     .find((link) => absoluteUrl(link.attribs['href'], pageUrl) === url);
   const title =
     elementText($, crumb) ||
     [yearLink, headLink].map((link) => (absoluteUrl(link.attr('href'), pageUrl) === url ? cleanText(link.text()) : '')).find(Boolean) ||
-    elementText($, within(main, '[itemprop="partOfSeries"]').get(0));
+    elementText($, blocks.partOfSeries);
   return title ? { title, slug, url } : null;
 }
 
@@ -80,11 +95,9 @@ function parseNavigation($: CheerioAPI, megavid: Cheerio<Element>, pageUrl: stri
 }
 
 /** `div.episodelist > ul > li`: "Eps 19 - Title - April 26, 2026" under each title. */
-function parseEpisodeList($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): EpisodeListItem[] | null {
-  const list = within(main, '.episodelist').first();
-  if (list.length === 0) return null;
+function parseEpisodeList($: CheerioAPI, list: Element, pageUrl: string): EpisodeListItem[] {
   const items: EpisodeListItem[] = [];
-  for (const item of list.find('li').toArray()) {
+  for (const item of allMatches(list, (el) => el.name === 'li')) {
     const parts = firstMatches(item, {
       link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
       img: (el) => el.name === 'img',

@@ -15,6 +15,25 @@ export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
   return content.length > 0 ? content : $.root();
 }
 
+// The theme's layout puts `div.postbody` before `div#sidebar` (research 2.0).
+const POSTBODY_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?postbody[\s"'>]/gi;
+const SIDEBAR_TAG = /<div\s[^>]*\bid\s*=\s*["']?sidebar[\s"'>]/gi;
+
+/**
+ * The page's markup from the main column's opening tag up to the sidebar's, for page kinds that
+ * read nothing else: the head's inline styles and scripts, the sidebar and the footer are over half
+ * of a page, and parsing them costs as much as everything else. The whole page when the main column
+ * is not found; the rest of the page from it when the sidebar is not found after it.
+ */
+export function mainColumnMarkup(html: string): string {
+  POSTBODY_TAG.lastIndex = 0;
+  const start = POSTBODY_TAG.exec(html)?.index;
+  if (start === undefined) return html;
+  SIDEBAR_TAG.lastIndex = start;
+  const end = SIDEBAR_TAG.exec(html)?.index;
+  return html.slice(start, end);
+}
+
 /** `selector` matches under `scope`, minus those inside ads, overlays or the sidebar. */
 export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> {
   return scope.find(selector).filter((_, el) => !isForeign(el));

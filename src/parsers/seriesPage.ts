@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element } from 'domhandler';
+import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
 import type { InfoEntry, SeriesDetail } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
@@ -8,11 +8,11 @@ import { parseEpisodeLister, parseFirstAndLatest } from './detail/episodeLister.
 import { infoRows, type InfoRow } from './detail/infoRows.js';
 import { termsOf } from './detail/terms.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, within } from './scope.js';
-import { cleanText, parseRating, parseReleaseDate } from './text.js';
+import { mainColumn, mainColumnMarkup } from './scope.js';
+import { parseRating, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
-import { elementText } from './walk.js';
+import { allMatches, elementText, firstMatches, selectionOf, type Matcher } from './walk.js';
 
 type InfoField =
   | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
@@ -35,21 +35,36 @@ const INFO_FIELDS: Record<string, InfoField> = {
   'posted by': 'postedBy', 'diposting oleh': 'postedBy',
 };
 
+// The page's blocks, found in one walk of the main column: one selector query each would walk it
+// once per block, which on a page of 200 episodes costs more than reading them.
+const SERIES_BLOCKS = {
+  // The series box; `.bigcontent` alone on installs without the `.animefull` wrapper.
+  full: (_el, classes) => classes.includes('animefull') || classes.includes('bigcontent'),
+  // The real description; `.mindesc` and `.desc` in the box hold SEO text.
+  synopsis: (el, classes) => classes.includes('entry-content') && el.attribs['itemprop'] === 'description',
+  synopsisBlock: (_el, classes) => classes.includes('synp'),
+  tags: (_el, classes) => classes.includes('bottom') && classes.includes('tags'),
+  lister: (_el, classes) => classes.includes('eplister'),
+  lastend: (_el, classes) => classes.includes('lastend'),
+} satisfies Record<string, Matcher>;
+
 /** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
 export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
-  const $ = load(html);
-  const main = mainColumn($);
-  // The theme's series box; a page without it (a list, an episode, a redesign) is not a series page.
-  const full = within(main, '.animefull, .bigcontent').first();
+  const $ = load(mainColumnMarkup(html));
+  // A Document when the page has no main column at all; the walk reads only its children.
+  const main = mainColumn($).get(0) as Element;
+  const blocks = firstMatches(main, SERIES_BLOCKS);
+  // A page without the series box (a list, an episode, a redesign) is not a series page.
+  const full = selectionOf($, blocks.full);
   const infox = full.find('.infox').first();
   const title = elementText($, infox.find('h1').get(0));
   const spe = infox.find('.spe').get(0);
   if (!title || spe === undefined) throw new LayoutChangedError('series', [...(title ? [] : ['title']), ...(spe ? [] : ['info'])]);
 
   const info = infoFields($, infoRows($, spe), pageUrl);
-  const episodes = parseEpisodeLister($, main, pageUrl);
-  const { first, latest } = parseFirstAndLatest($, main, pageUrl);
-  const synopsis = parseSynopsis($, main);
+  const episodes = blocks.lister === undefined ? null : parseEpisodeLister($, blocks.lister, pageUrl);
+  const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, pageUrl);
+  const synopsis = parseSynopsis($, blocks.synopsis ?? selectionOf($, blocks.synopsisBlock).find('.entry-content').get(0));
   const poster = imageSrc(full.find('.thumb img').first(), pageUrl);
   const data: SeriesDetail = {
     title,
@@ -65,7 +80,7 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
     trailer: absoluteUrl(full.find('a.trailerbutton').attr('href'), pageUrl),
     followers: parseFollowers(elementText($, full.find('.bmc').get(0))),
     genres: termsOf($, infox.find('.genxed a').toArray(), pageUrl),
-    tags: termsOf($, within(main, '.bottom.tags a').toArray(), pageUrl),
+    tags: termsOf($, selectionOf($, blocks.tags).find('a').toArray(), pageUrl),
     otherInfo: info.otherInfo,
     firstEpisode: first ?? lastOf(episodes),
     latestEpisode: latest ?? firstOf(episodes),
@@ -116,12 +131,11 @@ function infoFields($: CheerioAPI, rows: InfoRow[], pageUrl: string): { fields: 
   return { fields, otherInfo };
 }
 
-// The real description is `.entry-content[itemprop=description]`; `.mindesc` and `.desc` hold SEO text.
-function parseSynopsis($: CheerioAPI, main: Cheerio<AnyNode>): string | null {
-  let content = within(main, '.entry-content[itemprop="description"]').first();
-  if (content.length === 0) content = within(main, '.synp .entry-content').first();
-  const paragraphs = content.find('p').toArray().map((p) => elementText($, p)).filter(Boolean);
-  const text = paragraphs.length > 0 ? paragraphs.join('\n\n') : cleanText(content.text());
+/** The description's paragraphs joined by a blank line. */
+function parseSynopsis($: CheerioAPI, content: Element | undefined): string | null {
+  if (content === undefined) return null;
+  const paragraphs = allMatches(content, (el) => el.name === 'p').map((p) => elementText($, p)).filter(Boolean);
+  const text = paragraphs.length > 0 ? paragraphs.join('\n\n') : elementText($, content);
   return text || null;
 }
 

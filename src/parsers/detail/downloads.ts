@@ -1,18 +1,17 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element } from 'domhandler';
+import type { CheerioAPI } from 'cheerio/slim';
+import type { Element } from 'domhandler';
 import type { DownloadGroup, DownloadLink } from '../../contract/series.js';
-import { within } from '../scope.js';
 import { absoluteUrl } from '../url.js';
 import { allMatches, elementText, firstMatches } from '../walk.js';
 
 /**
- * The download blocks (`div.soraddlx`: an `h3` title, then one `div.soraurlx` per quality with a
- * `strong` quality and one link per host): batches on the series page, the episode's own files
- * on the episode page.
+ * The download blocks below `root` (`div.soraddlx`: an `h3` title, then one `div.soraurlx` per
+ * quality with a `strong` quality and one link per host): batches on the series page, the
+ * episode's own files on the episode page.
  */
-export function parseDownloads($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): DownloadGroup[] {
+export function parseDownloads($: CheerioAPI, root: Element, pageUrl: string): DownloadGroup[] {
   const groups: DownloadGroup[] = [];
-  for (const block of within(scope, '.soraddlx').toArray()) {
+  for (const block of allMatches(root, (_el, classes) => classes.includes('soraddlx'))) {
     const title = elementText($, firstMatches(block, { heading: (el) => /^h\d$/.test(el.name) }).heading);
     const qualities = allMatches(block, (_el, classes) => classes.includes('soraurlx'))
       .map((row) => ({ quality: elementText($, firstMatches(row, { label: (el) => el.name === 'strong' }).label), links: linksOf($, row, pageUrl) }))

@@ -1,10 +1,9 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode } from 'domhandler';
+import type { CheerioAPI } from 'cheerio/slim';
+import type { Element } from 'domhandler';
 import type { EpisodeEntry, EpisodeRef } from '../../contract/series.js';
-import { within } from '../scope.js';
 import { parseEpisodeNumber, parseReleaseDate } from '../text.js';
 import { linkTarget } from '../url.js';
-import { elementText, firstMatches, hasClass, type Matcher } from '../walk.js';
+import { allMatches, elementText, firstMatches, hasClass, type Matcher } from '../walk.js';
 
 const ENTRY_ROLES = {
   link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
@@ -14,12 +13,10 @@ const ENTRY_ROLES = {
   date: (_el, classes) => classes.includes('epl-date'),
 } satisfies Record<string, Matcher>;
 
-/** The series page's episode list (`div.eplister > ul > li`), newest first as the site lists it; null when the list is not on the page. */
-export function parseEpisodeLister($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): EpisodeEntry[] | null {
-  const lister = within(scope, '.eplister').first();
-  if (lister.length === 0) return null;
+/** The series page's episode list (`div.eplister > ul > li`), newest first as the site lists it. */
+export function parseEpisodeLister($: CheerioAPI, lister: Element, pageUrl: string): EpisodeEntry[] {
   const entries: EpisodeEntry[] = [];
-  for (const item of lister.find('li').toArray()) {
+  for (const item of allMatches(lister, (el) => el.name === 'li')) {
     const parts = firstMatches(item, ENTRY_ROLES);
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
     const title = elementText($, parts.title) || elementText($, parts.link);
@@ -43,12 +40,8 @@ export function parseEpisodeLister($: CheerioAPI, scope: Cheerio<AnyNode>, pageU
  * The "First Episode" / "New Episode" buttons (`div.lastend > div.inepcx`), told apart by the
  * `epcurfirst` / `epcurlast` class of their label, else by their order.
  */
-export function parseFirstAndLatest(
-  $: CheerioAPI,
-  scope: Cheerio<AnyNode>,
-  pageUrl: string,
-): { first: EpisodeRef | null; latest: EpisodeRef | null } {
-  const buttons = within(scope, '.lastend .inepcx').toArray().map((button) => {
+export function parseFirstAndLatest($: CheerioAPI, lastend: Element, pageUrl: string): { first: EpisodeRef | null; latest: EpisodeRef | null } {
+  const buttons = allMatches(lastend, (_el, classes) => classes.includes('inepcx')).map((button) => {
     const parts = firstMatches(button, {
       link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
       label: (_el, classes) => classes.includes('epcur'),

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { mainColumnMarkup } from '../../../src/parsers/scope.js';
+
+describe('mainColumnMarkup', () => {
+  const head = '<html><head><style>.postbody{color:red}</style></head><body><div class="th">nav</div>';
+
+  it('keeps the markup from the main column up to the sidebar', () => {
+    const html = `${head}<div class="wrapper"><div class="postbody"><h1>Title</h1></div><div id="sidebar"><ul class="genre"></ul></div></div></body></html>`;
+    expect(mainColumnMarkup(html)).toBe('<div class="postbody"><h1>Title</h1></div>');
+  });
+
+  it('finds the main column among other classes and with single quotes', () => {
+    const html = `${head}<div id='main' class='wide postbody left'><p>x</p></div><div  class="section" id='sidebar'>y</div>`;
+    expect(mainColumnMarkup(html)).toBe(`<div id='main' class='wide postbody left'><p>x</p></div>`);
+  });
+
+  it('keeps the rest of the page when no sidebar follows the main column', () => {
+    const html = `${head}<div id="sidebar">first</div><div class="postbody"><p>x</p></div></body></html>`;
+    expect(mainColumnMarkup(html)).toBe('<div class="postbody"><p>x</p></div></body></html>');
+  });
+
+  it('keeps the whole page when it has no main column, and ignores look-alike classes', () => {
+    const html = `${head}<div class="postbody-wide"><p>x</p></div><div id="sidebar"></div>`;
+    expect(mainColumnMarkup(html)).toBe(html);
+  });
+});

@@ -31,6 +31,9 @@ export interface StatusMonitor {
 
 const TABLE_PATHS = endpoints.map((endpoint) => endpoint.path);
 const KEPT_MS = HISTORY_DAYS * DAY_MS;
+// Building the history from 90 days of records takes tens of milliseconds; /status and
+// /health/history are public and unmetered, so one build serves every request for this long.
+const REUSE_HISTORY_MS = 10_000;
 
 /**
  * The status page's data: probes the upstream on a schedule, counts the API's answers, and keeps
@@ -43,6 +46,9 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
   let probes: ProbeRecord[] = [];
   let trafficRecords: TrafficRecord[] = [];
   let cursor: string | null = null;
+  // Bumped whenever the kept records change, so that a history built earlier is known to be out of date.
+  let version = 0;
+  let built: { at: number; version: number; history: StatusHistory } | undefined;
   // Store operations run one at a time, so that a read never races an append or a prune.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -58,6 +64,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
     }
     // Instances sharing a store append in their own time; the arithmetic wants probes in order.
     probes.sort((a, b) => a.at - b.at);
+    if (records.length > 0) version++;
   }
 
   async function readNew(): Promise<void> {
@@ -92,6 +99,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
       probes = [];
       trafficRecords = [];
       cursor = null;
+      version++;
       await readNew();
     } catch (error) {
       logger.error({ err: error }, 'could not prune the status history');
@@ -125,14 +133,18 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
     history: () =>
       exclusive(async () => {
         await readNew();
-        return buildHistory({
+        const at = now();
+        if (built !== undefined && built.version === version && at >= built.at && at - built.at < REUSE_HISTORY_MS) return built.history;
+        const history = buildHistory({
           probes,
           traffic: [...trafficRecords, ...traffic.unsaved()],
-          now: now(),
+          now: at,
           probeIntervalMs,
           apiSince: startedAt,
           endpoints: TABLE_PATHS,
         });
+        built = { at, version, history };
+        return history;
       }),
     async close() {
       timer.stop();

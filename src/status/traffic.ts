@@ -30,6 +30,7 @@ function endpointOf(line: RequestLogLine): string | undefined {
  */
 export class TrafficRecorder {
   private hour = Number.NEGATIVE_INFINITY;
+  private hourEnd = Number.NEGATIVE_INFINITY;
   private counts = new Map<string, HourCounts>();
   private finished: TrafficRecord[] = [];
 
@@ -80,10 +81,11 @@ export class TrafficRecorder {
   }
 
   private rollOver(): void {
-    const hour = Math.floor(this.now() / HOUR_MS) * HOUR_MS;
-    if (hour === this.hour) return;
+    const now = this.now();
+    if (now < this.hourEnd && now >= this.hour) return;
     this.finishHour();
-    this.hour = hour;
+    this.hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+    this.hourEnd = this.hour + HOUR_MS;
   }
 
   private finishHour(): void {

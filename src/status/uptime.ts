@@ -36,9 +36,21 @@ export interface CurrentState {
   since: number | null;
 }
 
+/** The index of the first probe at or after `time`, in probes sorted by time (a binary search). */
+function firstAtOrAfter(probes: readonly ProbeRecord[], time: number): number {
+  let low = 0;
+  let high = probes.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((probes[middle] as ProbeRecord).at < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Probes with `from <= at < to`, of probes sorted by time. */
-function within(probes: readonly ProbeRecord[], from: number, to: number): ProbeRecord[] {
-  return probes.filter((probe) => probe.at >= from && probe.at < to);
+function within(probes: readonly ProbeRecord[], from: number, to: number): readonly ProbeRecord[] {
+  return probes.slice(firstAtOrAfter(probes, from), firstAtOrAfter(probes, to));
 }
 
 export function slotState(probes: number, failed: number): SlotState {

@@ -137,6 +137,21 @@ describe('the status probe, /health/history and /status', () => {
     expect(traffic.filter((row) => row.endpoint.includes('no-such-season'))).toEqual([]);
   });
 
+  it('builds the history at most once per 10 s while nothing new is recorded', async () => {
+    const clock = { now: T0 };
+    const { stack, probeAt } = await statusStack({ clock });
+    const genres = async () => (await history(stack)).traffic24h.find((row: { endpoint: string }) => row.endpoint === '/catalog/genres').successes;
+    expect(await genres()).toBe(0);
+    await request(stack.app).get('/catalog/genres').expect(200);
+    clock.now = T0 + 9_999;
+    expect(await genres()).toBe(0);
+    clock.now = T0 + 10_000;
+    expect(await genres()).toBe(1);
+    // A probe is new data: the next history has it at once.
+    await probeAt(T0 + 10_001);
+    expect((await history(stack)).upstream.lastProbe.at).toBe('2026-11-20T03:00:10.001Z');
+  });
+
   it('keeps the history in DATA_DIR across a restart, and bounds it to 90 days', async () => {
     const clock = { now: T0 };
     const first = await statusStack({ clock });

@@ -4,7 +4,7 @@ import type { Logger } from '../config/logger.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { buildHistory, type StatusHistory } from './history.js';
 import { probeUpstream } from './probe.js';
-import { DAY_MS, HISTORY_DAYS, type ProbeRecord, type StatusRecord, type TrafficRecord } from './records.js';
+import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type StatusRecord, type TrafficRecord } from './records.js';
 import type { ProbeSchedule } from './schedule.js';
 import type { StatusHistoryStore } from './store.js';
 import { TrafficRecorder } from './traffic.js';
@@ -34,6 +34,8 @@ const KEPT_MS = HISTORY_DAYS * DAY_MS;
 // Building the history from 90 days of records takes tens of milliseconds; /status and
 // /health/history are public and unmetered, so one build serves every request for this long.
 const REUSE_HISTORY_MS = 10_000;
+// 24 hours plus the hour under way.
+const TRAFFIC_SHOWN_MS = 25 * HOUR_MS;
 
 /**
  * The status page's data: probes the upstream on a schedule, counts the API's answers, and keeps
@@ -58,10 +60,13 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
   };
 
   function keep(records: readonly StatusRecord[]): void {
+    // The page shows the traffic of the last 24 hours only; the store keeps 90 days of it.
+    const trafficFrom = now() - TRAFFIC_SHOWN_MS;
     for (const record of records) {
       if (record.kind === 'probe') probes.push(record);
-      else trafficRecords.push(record);
+      else if (record.hour >= trafficFrom) trafficRecords.push(record);
     }
+    if (trafficRecords[0] !== undefined && trafficRecords[0].hour < trafficFrom) trafficRecords = trafficRecords.filter((record) => record.hour >= trafficFrom);
     // Instances sharing a store append in their own time; the arithmetic wants probes in order.
     probes.sort((a, b) => a.at - b.at);
     if (records.length > 0) version++;
@@ -92,7 +97,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
   /** Drops what is past the 90 days, at most once a day. */
   async function pruneWhenDue(): Promise<void> {
     const keepFrom = now() - KEPT_MS;
-    const oldest = Math.min(probes[0]?.at ?? Infinity, trafficRecords[0]?.hour ?? Infinity);
+    const oldest = probes[0]?.at ?? Infinity;
     if (oldest >= keepFrom - DAY_MS) return;
     try {
       await store.prune(keepFrom);

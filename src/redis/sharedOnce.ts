@@ -8,8 +8,8 @@ import type { RedisConnection, RedisUse } from './connection.js';
 
 /** How often a waiter looks for the result (one GET and one SET NX per look). */
 const POLL_MS = 25;
-/** Looks that may fail in a row (a command timing out on a busy instance) before it produces itself. */
-const FAILED_LOOKS_TOLERATED = 3;
+/** How long looks may keep failing (commands timing out on a busy instance) before it produces itself. */
+const FAILING_LOOKS_TOLERATED_MS = 2_000;
 
 // Deletes the lock only if it is still ours: it may have expired and been taken by another.
 const RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
@@ -83,17 +83,19 @@ async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOu
 /** The result when one shows up; undefined once this instance holds the lock. */
 async function waitForResultOrLock<T>(options: SharedOnceOptions<T>, token: string): Promise<T | undefined> {
   const { client } = options.redis;
-  for (let failedLooks = 0; ; ) {
+  // Set while looks fail: since when.
+  for (let failingSince: number | undefined; ; ) {
     try {
       const found = await options.read();
       if (found !== undefined) return found;
       if ((await client.set(options.lockKey, token, 'PX', options.lockMs, 'NX')) === 'OK') return undefined;
       // A SET NX whose reply timed out may have taken the lock all the same.
-      if (failedLooks > 0 && (await client.get(options.lockKey)) === token) return undefined;
-      failedLooks = 0;
+      if (failingSince !== undefined && (await client.get(options.lockKey)) === token) return undefined;
+      failingSince = undefined;
     } catch (error) {
-      // A down Redis, or one that keeps failing: the caller produces here. One slow reply: look again.
-      if (!options.redis.isUp() || ++failedLooks >= FAILED_LOOKS_TOLERATED) throw error;
+      // A down Redis, or one that keeps failing: the caller produces here. A slow reply: look again.
+      failingSince ??= Date.now();
+      if (!options.redis.isUp() || Date.now() - failingSince >= FAILING_LOOKS_TOLERATED_MS) throw error;
     }
     const left = options.waitUntil - Date.now();
     if (left <= 0) throw new GaveUp();

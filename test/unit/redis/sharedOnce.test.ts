@@ -1,0 +1,93 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/config/logger.js';
+import { createMetrics } from '../../../src/metrics.js';
+import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
+import { sharedOnce, type SharedOnceOptions } from '../../../src/redis/sharedOnce.js';
+import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+
+// One producer across instances, against a real redis-server, with two connections standing for
+// two instances: a holder that fails leaves the lock to a waiter, and a waiter never waits past
+// its deadline.
+
+let server: RedisServer;
+const connections: RedisConnection[] = [];
+beforeAll(async () => {
+  server = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(connections.map((connection) => connection.close()));
+  await server.stop();
+});
+
+async function instance(): Promise<RedisConnection> {
+  const connection = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });
+  connections.push(connection);
+  while (!connection.isUp()) await sleep(10);
+  return connection;
+}
+
+class GaveUp extends Error {}
+
+/** Until the first caller holds the lock, so that the next one is the waiter. */
+async function untilLocked(redis: RedisConnection, name: string): Promise<void> {
+  while ((await redis.client.exists(`lock:${name}`)) === 0) await sleep(5);
+}
+
+function once(redis: RedisConnection, name: string, produce: () => Promise<string>, waitMs = 5_000): Promise<{ value: string; producedHere: boolean }> {
+  const options: SharedOnceOptions<string> = {
+    redis,
+    use: 'lock',
+    lockKey: `lock:${name}`,
+    lockMs: 5_000,
+    read: async () => (await redis.client.get(`result:${name}`)) ?? undefined,
+    produce,
+    write: async (value) => {
+      await redis.client.set(`result:${name}`, value, 'PX', 5_000);
+    },
+    waitUntil: Date.now() + waitMs,
+    onGiveUp: () => new GaveUp(`gave up on ${name}`),
+  };
+  return sharedOnce(options);
+}
+
+describe('sharedOnce', () => {
+  it('lets a waiter take the lock over and produce when the holder fails, storing no error', async () => {
+    const [one, other] = [await instance(), await instance()];
+    const produced: string[] = [];
+    const failing = once(one, 'takeover', async () => {
+      produced.push('one');
+      await sleep(100);
+      throw new Error('upstream said 502');
+    });
+    await untilLocked(other, 'takeover');
+    const waiting = once(other, 'takeover', async () => {
+      produced.push('other');
+      return 'answer of other';
+    });
+    await expect(failing).rejects.toThrow('upstream said 502');
+    expect(await waiting).toEqual({ value: 'answer of other', producedHere: true });
+    expect(produced).toEqual(['one', 'other']);
+    expect(await one.client.get('result:takeover')).toBe('answer of other');
+    expect(await one.client.get('lock:takeover')).toBeNull();
+  });
+
+  it('gives a waiter its answer from the holder, and the deadline error when the holder is too slow', async () => {
+    const [one, other] = [await instance(), await instance()];
+    const slow = once(one, 'slow', async () => {
+      await sleep(400);
+      return 'late answer';
+    });
+    await untilLocked(other, 'slow');
+    let producedByWaiter = false;
+    const impatient = once(other, 'slow', async () => {
+      producedByWaiter = true;
+      return 'never';
+    }, 100);
+    await expect(impatient).rejects.toThrow(GaveUp);
+    const patient = once(other, 'slow', async () => 'never');
+    expect(await slow).toEqual({ value: 'late answer', producedHere: true });
+    expect(await patient).toEqual({ value: 'late answer', producedHere: false });
+    expect(producedByWaiter).toBe(false);
+  });
+});

@@ -96,7 +96,8 @@ export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, 
         failedProbes: incident.failedProbes,
       })),
     responseTimes: {
-      probes: probes.filter((probe) => probe.at >= dayFrom).map((probe) => ({ at: iso(probe.at), outcome: probe.outcome, durationMs: probe.durationMs })),
+      // The chart's hours: probes of the partial hour before the first one would fall off its left edge.
+      probes: probes.filter((probe) => probe.at >= (hourStarts[0] as number)).map((probe) => ({ at: iso(probe.at), outcome: probe.outcome, durationMs: probe.durationMs })),
       api: latencyByHour(traffic, hourStarts).map((summary, index) => ({ hour: iso(hourStarts[index] as number), ...summary })),
     },
     traffic24h: trafficByEndpoint(traffic, hourStarts[0] as number, now + 1, endpoints),

@@ -11,7 +11,7 @@ async function tryRequest(form) {
   const result = form.querySelector('[data-try-result]');
   const button = form.querySelector('button[type="submit"]');
   // A parameter named in the path template ("/catalog/series/{slug}") fills it; the rest form the query.
-  let path = form.getAttribute('action');
+  let path = form.dataset.path;
   const query = new URLSearchParams();
   for (const [name, value] of new FormData(form)) {
     if (path.includes(`{${name}}`)) path = path.replace(`{${name}}`, encodeURIComponent(value));

@@ -8,7 +8,7 @@ import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
 import { formatDuration } from './duration.js';
 import { endpointText } from './endpointText.js';
-import { anchorOf, serviceFacts, type ServiceFacts } from './serviceFacts.js';
+import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
 export interface FieldRuleView {
   name: string;
@@ -33,6 +33,8 @@ export interface ErrorCodeView {
 
 export interface EndpointDocView {
   path: string;
+  /** Where the "Coba" form goes without JavaScript: the path, or /docs/try for one with path parameters. */
+  formAction: string;
   anchor: string;
   summary: string;
   description: string;
@@ -71,6 +73,19 @@ const errorView = (code: ErrorCode): ErrorCodeView => ({ code, status: ERROR_COD
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 
+/** A plain form cannot put its fields into its action's path (`/catalog/series/{slug}`); this route does, then redirects. */
+export const TRY_PATH_PREFIX = '/docs/try';
+
+const hasPathParameters = (path: string) => path.includes('{');
+
+/** The request URL a "Coba" form without JavaScript asks for; null when `endpointPath` is no endpoint with path parameters. */
+export function tryItUrl(endpointPath: string, query: Record<string, unknown>): string | null {
+  const endpoint = endpoints.find((entry) => entry.path === endpointPath && hasPathParameters(entry.path));
+  if (endpoint === undefined) return null;
+  const parameters = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+  return urlWithParameters(endpoint.path, parameters);
+}
+
 export function docsView(config: Config, baseUrl: string): DocsView {
   const reference = endpoints.map((endpoint) => {
     const example = exampleFor(endpoint.path);
@@ -84,6 +99,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     }));
     return {
       path: endpoint.path,
+      formAction: hasPathParameters(endpoint.path) ? `${TRY_PATH_PREFIX}${endpoint.path}` : endpoint.path,
       anchor: anchorOf(endpoint.path),
       ...endpointText(endpoint.path),
       freshFor: formatDuration(config[endpoint.ttlVariable]),

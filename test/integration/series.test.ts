@@ -220,3 +220,36 @@ describe('series and episode: input, fallbacks and faults', () => {
     ]);
   });
 });
+
+describe('the API reference\'s "Coba" form for an endpoint with a path parameter', () => {
+  let stack: TestStack;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(() => stack.close());
+
+  it('fills the path from the form with JavaScript (data-path) and, without it, through /docs/try', async () => {
+    const $ = load((await request(stack.app).get('/docs')).text);
+    const form = $('section:has(#catalog-series-slug) form[data-try-it]');
+    expect(form.attr('data-path')).toBe('/catalog/series/{slug}');
+    expect(form.attr('action')).toBe('/docs/try/catalog/series/{slug}');
+    expect(form.find('input[name="slug"]').attr('value')).toBe('renegade-immortal');
+    // A form without path parameters still goes straight to the endpoint.
+    expect($('section:has(#catalog-search) form[data-try-it]').attr('action')).toBe('/catalog/search');
+  });
+
+  it.each([
+    ['/docs/try/catalog/series/%7Bslug%7D?slug=renegade-immortal', '/catalog/series/renegade-immortal'],
+    ['/docs/try/catalog/episode/%7Bslug%7D?slug=l%C2%B2studio-episode-01-subtitle-indonesia', '/catalog/episode/l%C2%B2studio-episode-01-subtitle-indonesia'],
+  ])('redirects %s to %s', async (path, location) => {
+    const response = await request(stack.app).get(path);
+    expect(response.status).toBe(303);
+    expect(response.headers['location']).toBe(location);
+  });
+
+  it('knows no /docs/try page for an endpoint without path parameters, or for no endpoint', async () => {
+    expect((await request(stack.app).get('/docs/try/catalog/home?page=2')).status).toBe(404);
+    expect((await request(stack.app).get('/docs/try/catalog/nope/%7Bslug%7D?slug=x')).status).toBe(404);
+  });
+});

@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Config } from '../../config/schema.js';
-import { docsView } from '../../pages/docsView.js';
+import { docsView, TRY_PATH_PREFIX, tryItUrl } from '../../pages/docsView.js';
 import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../pages/reportView.js';
 import { serviceFacts } from '../../pages/serviceFacts.js';
 import { ReportInput } from '../../reports/schema.js';
@@ -24,6 +24,13 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
 
   router.get('/docs', (req, res) => {
     res.render('docs', docsView(config, baseUrlOf(req)));
+  });
+
+  router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {
+    const segments = (req.params as { endpoint: string[] }).endpoint;
+    const target = tryItUrl(`/${segments.join('/')}`, req.query);
+    if (target === null) return next();
+    res.redirect(303, target);
   });
 
   router.get('/report', (req, res) => {

@@ -1,6 +1,7 @@
 import { load } from 'cheerio/slim';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { REPORT_CENTER_PATHS } from '../../src/catalog/endpoints/index.js';
 import { Episode, SeriesDetail } from '../../src/contract/series.js';
 import { ErrorEnvelope, successEnvelope } from '../../src/contract/schemas.js';
 import { search } from '../simulator/catalog.js';
@@ -207,17 +208,10 @@ describe('series and episode: input, fallbacks and faults', () => {
     expect(page.status).toBe(200);
     const $ = load(page.text);
     expect($('#endpoint option[selected]').attr('value')).toBe('other');
-    // The drop-down keeps its eight options: the placeholder, the six paths and "other".
-    expect($('#endpoint option').map((_, el) => $(el).attr('value')).get()).toEqual([
-      '',
-      '/catalog/home',
-      '/catalog/search',
-      '/catalog/genres',
-      '/catalog/ongoing-series',
-      '/catalog/popular-series',
-      '/catalog/new-movie',
-      'other',
-    ]);
+    // The drop-down keeps its eight options: the placeholder, the first six paths and "other".
+    const options = $('#endpoint option').map((_, el) => $(el).attr('value')).get();
+    expect(options).toEqual(['', ...REPORT_CENTER_PATHS, 'other']);
+    expect(options).toHaveLength(8);
   });
 });
 

@@ -2,7 +2,7 @@ import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
-import type { InfoEntry, SeriesDetail } from '../contract/series.js';
+import type { EpisodeEntry, EpisodeRef, InfoEntry, SeriesDetail } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseEpisodeLister, parseFirstAndLatest } from './detail/episodeLister.js';
 import { infoRows, type InfoRow } from './detail/infoRows.js';
@@ -82,8 +82,9 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
     genres: termsOf($, infox.find('.genxed a').toArray(), pageUrl),
     tags: termsOf($, selectionOf($, blocks.tags).find('a').toArray(), pageUrl),
     otherInfo: info.otherInfo,
-    firstEpisode: first ?? lastOf(episodes),
-    latestEpisode: latest ?? firstOf(episodes),
+    // Without the First / New Episode buttons, the list's ends (it is newest first).
+    firstEpisode: first ?? refOf(episodes?.at(-1)),
+    latestEpisode: latest ?? refOf(episodes?.[0]),
     episodes: episodes ?? [],
     batches: parseDownloads($, main, pageUrl),
   };
@@ -160,11 +161,6 @@ function isoDatetime(value: string | null): string | null {
   return value !== null && !Number.isNaN(Date.parse(value)) ? value : null;
 }
 
-function firstOf(episodes: readonly SeriesDetail['episodes'][number][] | null) {
-  const entry = episodes?.[0];
+function refOf(entry: EpisodeEntry | undefined): EpisodeRef | null {
   return entry === undefined ? null : { episode: entry.episode, slug: entry.slug, url: entry.url };
-}
-
-function lastOf(episodes: readonly SeriesDetail['episodes'][number][] | null) {
-  return firstOf(episodes === null ? null : episodes.slice(-1));
 }

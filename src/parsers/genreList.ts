@@ -1,6 +1,7 @@
 import { load } from 'cheerio/slim';
 import type { Genre } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
+import { sidebarMarkup } from './scope.js';
 import { parseGenreWidget, parseQuickFilterGenres } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 
@@ -9,10 +10,9 @@ import type { ParsedPage } from './types.js';
  * checkboxes when the widget is gone (no dedicated genre-index page is known upstream).
  */
 export function parseGenreList(html: string, pageUrl: string): ParsedPage<{ genres: Genre[] }> {
-  const $ = load(html);
-  const widget = parseGenreWidget($, pageUrl);
+  const widget = parseGenreWidget(load(sidebarMarkup(html)), pageUrl);
   if (widget.data.length > 0) return { data: { genres: widget.data }, pagination: null, missing: [] };
-  const quickFilter = parseQuickFilterGenres($, pageUrl);
+  const quickFilter = parseQuickFilterGenres(load(html), pageUrl);
   if (quickFilter.data.length === 0)
     throw new LayoutChangedError('genres', [...widget.missing, ...quickFilter.missing]);
   return { data: { genres: quickFilter.data }, pagination: null, missing: widget.missing };

@@ -7,7 +7,7 @@ import { parseEpisodeCard } from './cards/episodeCard.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { blockByHeading, mainColumn, within } from './scope.js';
+import { blockByHeading, mainColumn, mainColumnMarkup, within } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
@@ -19,7 +19,8 @@ const LATEST_RELEASE_HEADINGS = ['latest release', 'rilisan terbaru'];
 
 /** Home `/` or `/page/N/`: slider, Popular Today, Latest Release (paged), genre recommendations. */
 export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeData> {
-  const $ = load(html);
+  // Everything the home page gives is in its main column (slider included).
+  const $ = load(mainColumnMarkup(html));
   const main = mainColumn($);
   const data: HomeData = { slider: [], popularToday: [], latestRelease: [], recommendations: [] };
   const missing: string[] = [];
@@ -109,14 +110,14 @@ function backdropUrl(backdrop: Element, pageUrl: string): string | null {
 function parseRecommendations($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): RecommendationGroup[] {
   const seriesGen = within(main, '.series-gen').first();
   const scope = seriesGen.length > 0 ? seriesGen : main;
-  const panes = within(scope, '.tab-pane');
+  const panes = new Map(within(scope, '.tab-pane').toArray().map((pane) => [pane.attribs['id'], pane]));
   const groups: RecommendationGroup[] = [];
   for (const tab of within(scope, 'ul.nav-tabs li a[href^="#"]').toArray()) {
-    const genre = cleanText($(tab).text());
-    const id = ($(tab).attr('href') ?? '').slice(1);
+    const genre = elementText($, tab);
+    const id = (tab.attribs['href'] ?? '').slice(1);
     if (!genre || !id) continue;
-    const pane = panes.filter((_, el) => $(el).attr('id') === id);
-    groups.push({ genre, items: cardsIn($, pane, pageUrl, parseSeriesCard) });
+    const pane = panes.get(id);
+    groups.push({ genre, items: pane === undefined ? [] : cardsIn($, $(pane), pageUrl, parseSeriesCard) });
   }
   return groups;
 }

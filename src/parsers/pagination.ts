@@ -2,6 +2,7 @@ import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import type { Pagination } from '../contract/schemas.js';
 import { cleanText } from './text.js';
+import { firstMatches, type Matcher } from './walk.js';
 
 /** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */
 export function pageNumberOf(url: URL): number | null {
@@ -16,14 +17,21 @@ export function currentPageOf(pageUrl: string): number {
   return pageNumberOf(new URL(pageUrl)) ?? 1;
 }
 
+const PAGINATION_WIDGETS = {
+  numbered: (el, classes) => el.name === 'div' && classes.includes('pagination'),
+  hpage: (el, classes) => el.name === 'div' && classes.includes('hpage'),
+} satisfies Record<string, Matcher>;
+
 /**
  * Pagination of the listing inside `scope`: WordPress `div.pagination` (numbered) or the theme's
  * `div.hpage` (prev/next only). Without either widget the page is the only, or last, one.
  */
 export function parsePagination($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): Pagination {
-  const numbered = scope.find('div.pagination').first();
-  if (numbered.length > 0) return parseNumbered($, numbered, pageUrl);
-  const hpage = scope.find('div.hpage').first();
+  // Both widgets in one walk of the scope.
+  const node = scope[0];
+  const widgets = node !== undefined && 'children' in node ? firstMatches(node, PAGINATION_WIDGETS) : {};
+  if (widgets.numbered !== undefined) return parseNumbered($, $(widgets.numbered), pageUrl);
+  const hpage = $(widgets.hpage === undefined ? [] : [widgets.hpage]);
   const currentPage = currentPageOf(pageUrl);
   const prevPage =
     hpage.length > 0 ? linkedPage(hpage.find('a.l').first(), pageUrl, currentPage - 1, 1) : previous(currentPage);

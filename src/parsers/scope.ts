@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
+import { firstMatch } from './walk.js';
 
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
@@ -9,10 +10,12 @@ const FOREIGN_CLASSES = new Set(['kln', 'blox']);
 
 /** The main column: `.postbody`, or `#content` on installs without it (the sidebar is filtered by `within`). */
 export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
-  const postbody = $('.postbody').first();
-  if (postbody.length > 0) return postbody;
-  const content = $('#content').first();
-  return content.length > 0 ? content : $.root();
+  const root = $.root();
+  const document = root[0]!;
+  const column =
+    firstMatch(document, (_el, classes) => classes.includes('postbody')) ??
+    firstMatch(document, (el) => el.attribs['id'] === 'content');
+  return column === undefined ? root : $(column);
 }
 
 // The theme's layout puts `div.postbody` before `div#sidebar` (research 2.0).
@@ -32,6 +35,16 @@ export function mainColumnMarkup(html: string): string {
   SIDEBAR_TAG.lastIndex = start;
   const end = SIDEBAR_TAG.exec(html)?.index;
   return html.slice(start, end);
+}
+
+/**
+ * The page's markup from the sidebar's opening tag on, for page kinds that read only its widgets:
+ * the main column before it is as large again. The whole page when the sidebar is not found.
+ */
+export function sidebarMarkup(html: string): string {
+  SIDEBAR_TAG.lastIndex = 0;
+  const start = SIDEBAR_TAG.exec(html)?.index;
+  return start === undefined ? html : html.slice(start);
 }
 
 /** `selector` matches under `scope`, minus those inside ads, overlays or the sidebar. */
@@ -58,6 +71,8 @@ export function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
   return cleanText(own).toLowerCase();
 }
 
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4']);
+
 /**
  * The block (the parent of a `.releases` header) whose heading is one of `names`, case-insensitive.
  * Blocks are found by heading, not position, because the theme lets sections be hidden or reordered.
@@ -68,8 +83,8 @@ export function blockByHeading(
   names: readonly string[],
 ): Cheerio<Element> | null {
   for (const header of headers.toArray()) {
-    const heading = $(header).find('h1, h2, h3, h4').first();
-    if (heading.length > 0 && names.includes(headingText($, heading))) return $(header).parent();
+    const heading = firstMatch(header, (el) => HEADINGS.has(el.name));
+    if (heading !== undefined && names.includes(headingText($, $(heading)))) return $(header).parent();
   }
   return null;
 }

@@ -3,12 +3,12 @@ import type { SeriesCard } from '../contract/schemas.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { mainColumn, within } from './scope.js';
+import { mainColumn, mainColumnMarkup, within } from './scope.js';
 import type { ParsedPage } from './types.js';
 
 /** Search `/?s=q` or `/page/N/?s=q`: series cards of the main column's `.listupd`. */
 export function parseSearchPage(html: string, pageUrl: string): ParsedPage<{ results: SeriesCard[] }> {
-  const $ = load(html);
+  const $ = load(mainColumnMarkup(html));
   const main = mainColumn($);
   const list = within(main, '.listupd').first();
   const results = cardsIn($, list, pageUrl, parseSeriesCard);

@@ -5,7 +5,7 @@ import { LayoutChangedError } from './errors.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { mainColumn, within } from './scope.js';
+import { mainColumn, mainColumnMarkup, within } from './scope.js';
 import { parseNewMovieWidget, parseRankingWidget } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 
@@ -25,7 +25,7 @@ export function parseSeriesListPage(
   pageUrl: string,
   options: ListingOptions = {},
 ): ParsedPage<{ series: SeriesCard[] }> {
-  const $ = load(html);
+  const $ = load(mainColumnMarkup(html));
   const { series, pagination } = seriesList($, options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
   return { data: { series }, pagination, missing: [] };
 }

@@ -1,10 +1,10 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../contract/schemas.js';
 import { blockByHeading } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
-import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
+import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
+import { allMatches, elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 /** A sidebar widget's items plus the names of the parts that were not on the page. */
 export interface WidgetResult<T> {
@@ -19,19 +19,20 @@ const RANKING_HEADINGS = ['popular series', 'popular'];
 const NEW_MOVIE_HEADINGS = ['new movie', 'new movies'];
 
 // The popular widget renders all three ranges and hides two of them with CSS.
-const RANKING_TABS = [
-  ['weekly', '.wpop-weekly'],
-  ['monthly', '.wpop-monthly'],
-  ['allTime', '.wpop-alltime'],
-] as const;
+const RANKING_TABS: Record<keyof Ranking, Matcher> = {
+  weekly: (_el, classes) => classes.includes('wpop-weekly'),
+  monthly: (_el, classes) => classes.includes('wpop-monthly'),
+  allTime: (_el, classes) => classes.includes('wpop-alltime'),
+};
+const isListItem: Matcher = (el) => el.name === 'li';
 
 /** The "Genres" widget: `ul.genre li a[href=/genres/{slug}/]`. */
 export function parseGenreWidget($: CheerioAPI, pageUrl: string): WidgetResult<Genre[]> {
   const section = sidebarWidget($, GENRE_HEADINGS);
   const genres: Genre[] = [];
-  for (const link of section?.find('ul.genre li a').toArray() ?? []) {
-    const url = absoluteUrl($(link).attr('href'), pageUrl);
-    const name = cleanText($(link).text());
+  for (const link of section === null ? [] : allMatches(section, isGenreLink(section))) {
+    const url = absoluteUrl(link.attribs['href'], pageUrl);
+    const name = elementText($, link);
     const slug = url === null ? null : genreSlug(url);
     if (url !== null && slug !== null && name) genres.push({ name, slug, url });
   }
@@ -60,8 +61,10 @@ export function parseQuickFilterGenres($: CheerioAPI, pageUrl: string): WidgetRe
 export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult<Ranking> {
   const section = sidebarWidget($, RANKING_HEADINGS);
   const result: WidgetResult<Ranking> = { data: { weekly: [], monthly: [], allTime: [] }, missing: [] };
-  for (const [range, selector] of RANKING_TABS) {
-    const items = section?.find(selector).first().find('li').toArray() ?? [];
+  const tabs = section === null ? {} : firstMatches(section, RANKING_TABS);
+  for (const range of ['weekly', 'monthly', 'allTime'] as const) {
+    const tab = tabs[range];
+    const items = tab === undefined ? [] : allMatches(tab, isListItem);
     result.data[range] = items
       .map((li, index) => rankedSeries($, li, index, pageUrl))
       .filter((item): item is RankedSeries => item !== null);
@@ -74,15 +77,27 @@ export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult
 export function parseNewMovieWidget($: CheerioAPI, pageUrl: string): WidgetResult<LatestMovie[]> {
   const section = sidebarWidget($, NEW_MOVIE_HEADINGS);
   const movies: LatestMovie[] = [];
-  for (const li of section?.find('li').toArray() ?? []) {
+  for (const li of section === null ? [] : allMatches(section, isListItem)) {
     const movie = latestMovie($, li, pageUrl);
     if (movie !== null) movies.push(movie);
   }
   return { data: movies, missing: movies.length > 0 ? [] : ['newMovieWidget'] };
 }
 
-function sidebarWidget($: CheerioAPI, names: readonly string[]): Cheerio<Element> | null {
-  return blockByHeading($, $('#sidebar .releases'), names);
+/** The sidebar block titled by one of `names`; the page is searched for `#sidebar` only until it is found. */
+function sidebarWidget($: CheerioAPI, names: readonly string[]): Element | null {
+  const sidebar = firstMatch($.root()[0]!, (el) => el.attribs['id'] === 'sidebar');
+  if (sidebar === undefined) return null;
+  const headers = allMatches(sidebar, (_el, classes) => classes.includes('releases'));
+  return blockByHeading($, $(headers), names)?.[0] ?? null;
+}
+
+/** `ul.genre li a` below `section`. */
+function isGenreLink(section: Element): Matcher {
+  return (el) =>
+    el.name === 'a' &&
+    hasAncestorWithin(el, section, (ancestor) => ancestor.name === 'li') &&
+    hasAncestorWithin(el, section, (ancestor) => ancestor.name === 'ul' && hasClass(ancestor, 'genre'));
 }
 
 /** Every part the popular and new-movie list items are read from, found in one walk of the item. */
@@ -140,7 +155,7 @@ function seriesEntry($: CheerioAPI, item: Element, parts: ItemParts, pageUrl: st
   return {
     title,
     ...target,
-    poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
+    poster: imageUrl(parts.img, pageUrl),
     genres: genreTags($, item, pageUrl),
   };
 }

@@ -55,10 +55,16 @@ const LAZY_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-cfsrc'] as const;
 
 /** The real image URL of an `img`, absolute, or null when it only has placeholders. */
 export function imageSrc(img: Cheerio<Element>, pageUrl: string): string | null {
+  return imageUrl(img[0], pageUrl);
+}
+
+/** imageSrc of an element found by a walk: reading its attributes needs no Cheerio wrapper. */
+export function imageUrl(img: Element | undefined, pageUrl: string): string | null {
+  if (img === undefined) return null;
   const candidates = [
-    ...LAZY_ATTRIBUTES.map((name) => img.attr(name)),
-    largestSrcsetCandidate(img.attr('srcset')),
-    img.attr('src'),
+    ...LAZY_ATTRIBUTES.map((name) => img.attribs[name]),
+    largestSrcsetCandidate(img.attribs['srcset']),
+    img.attribs['src'],
   ];
   for (const candidate of candidates) {
     if (!candidate || isPlaceholderImage(candidate)) continue;

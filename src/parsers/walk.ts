@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
 
 /** Tests one element; `classes` is its class list, split once per element for every matcher. */
@@ -10,31 +10,48 @@ export type Matcher = (el: Element, classes: readonly string[]) => boolean;
  * queries compile and run css-select once per field, which on a list of small items costs more
  * than parsing the whole page.
  */
-export function firstMatches<Role extends string>(root: Element, matchers: Record<Role, Matcher>): Partial<Record<Role, Element>> {
+export function firstMatches<Role extends string>(root: ParentNode, matchers: Record<Role, Matcher>): Partial<Record<Role, Element>> {
   const found: Partial<Record<Role, Element>> = {};
   const roles = Object.keys(matchers) as Role[];
+  let left = roles.length;
   walk(root, (el, classes) => {
-    for (const role of roles) if (found[role] === undefined && matchers[role](el, classes)) found[role] = el;
+    for (const role of roles) {
+      if (found[role] === undefined && matchers[role](el, classes)) {
+        found[role] = el;
+        left--;
+      }
+    }
+    return left === 0;
   });
   return found;
+}
+
+/**
+ * The first element (document order) below `root` that `match` accepts; the walk ends there. A
+ * selector query (`$('.postbody').first()`) finds every match of the whole page before keeping one.
+ */
+export function firstMatch(root: ParentNode, match: Matcher): Element | undefined {
+  return firstMatches(root, { match }).match;
 }
 
 /** Every element below `root` that `match` accepts, in document order. */
-export function allMatches(root: Element, match: Matcher): Element[] {
+export function allMatches(root: ParentNode, match: Matcher): Element[] {
   const found: Element[] = [];
   walk(root, (el, classes) => {
     if (match(el, classes)) found.push(el);
+    return false;
   });
   return found;
 }
 
-function walk(root: Element, visit: (el: Element, classes: readonly string[]) => void): void {
+/** Visits the elements below `root` in document order until `visit` says it is done. */
+function walk(root: ParentNode, visit: (el: Element, classes: readonly string[]) => boolean): void {
   const stack: AnyNode[] = [...root.children].reverse();
   while (stack.length > 0) {
     const node = stack.pop() as AnyNode;
     if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
     const el = node as Element;
-    visit(el, (el.attribs['class'] ?? '').split(/\s+/));
+    if (visit(el, (el.attribs['class'] ?? '').split(/\s+/))) return;
     for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as AnyNode);
   }
 }

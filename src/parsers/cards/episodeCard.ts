@@ -18,7 +18,7 @@ export function parseEpisodeCard($: CheerioAPI, el: Element, pageUrl: string): E
     episode: episodeNumber(elementText($, parts.epx), episodeTitle),
     slug: link.slug,
     url: link.url,
-    poster: cardPoster($, parts, pageUrl),
+    poster: cardPoster(parts, pageUrl),
     type: typeBadge($, parts),
     sub: subBadge($, parts),
   };

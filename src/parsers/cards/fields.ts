@@ -1,7 +1,7 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import { cleanText } from '../text.js';
-import { imageSrc, linkTarget } from '../url.js';
+import { imageUrl, linkTarget } from '../url.js';
 import { elementText, firstMatches, type Matcher } from '../walk.js';
 
 // Readers for the parts both card kinds share (`article.bs > div.bsx > a.tip`).
@@ -51,7 +51,7 @@ export function seriesCardBase(
   const link = cardLink(parts, pageUrl);
   const title = ownText(parts.tt) || elementText($, parts.h2) || linkTitle(parts);
   if (link === null || !title) return null;
-  return { parts, title, slug: link.slug, url: link.url, poster: cardPoster($, parts, pageUrl) };
+  return { parts, title, slug: link.slug, url: link.url, poster: cardPoster(parts, pageUrl) };
 }
 
 /** The title attribute of the card link (`a.tip[title]`), the last fallback for titles. */
@@ -59,8 +59,8 @@ export function linkTitle(parts: CardParts): string {
   return cleanText(parts.titledLink?.attribs['title']);
 }
 
-export function cardPoster($: CheerioAPI, parts: CardParts, pageUrl: string): string | null {
-  return parts.img === undefined ? null : imageSrc($(parts.img), pageUrl);
+export function cardPoster(parts: CardParts, pageUrl: string): string | null {
+  return imageUrl(parts.img, pageUrl);
 }
 
 // The type badge repeats its value as a class (`typez Donghua`); some cards leave the text

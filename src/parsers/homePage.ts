@@ -7,7 +7,7 @@ import { parseEpisodeCard } from './cards/episodeCard.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { blockByHeading, mainColumn, mainColumnMarkup, within } from './scope.js';
+import { blockByHeading, firstWithin, mainColumn, mainColumnMarkup, within } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
@@ -57,13 +57,14 @@ function homeBlock(
   marker: string,
   headings: readonly string[],
 ): Cheerio<Element> | null {
-  const marked = within(main, `.releases.${marker}`).first();
-  if (marked.length > 0) return marked.parent();
+  const marked = firstWithin(main, (_el, classes) => classes.includes('releases') && classes.includes(marker));
+  if (marked !== undefined) return $(marked).parent();
   return blockByHeading($, within(main, '.releases'), headings);
 }
 
 function parseSlider($: CheerioAPI, pageUrl: string): SliderItem[] {
-  let slides = within($.root(), '#slidertwo .swiper-slide');
+  const slider = firstWithin($.root(), (el) => el.attribs['id'] === 'slidertwo');
+  let slides = slider === undefined ? $([] as Element[]) : within($(slider), '.swiper-slide');
   if (slides.length === 0) slides = within($.root(), '.swiper-slide.item');
   const items: SliderItem[] = [];
   // Swiper's loop mode clones slides as `.swiper-slide-duplicate`; they repeat real ones.
@@ -108,8 +109,8 @@ function backdropUrl(backdrop: Element, pageUrl: string): string | null {
 
 // Genre tabs: each `ul.nav-tabs a[href="#series-759"]` names the `div.tab-pane#series-759` holding its cards.
 function parseRecommendations($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): RecommendationGroup[] {
-  const seriesGen = within(main, '.series-gen').first();
-  const scope = seriesGen.length > 0 ? seriesGen : main;
+  const seriesGen = firstWithin(main, (_el, classes) => classes.includes('series-gen'));
+  const scope = seriesGen !== undefined ? $(seriesGen) : main;
   const panes = new Map(within(scope, '.tab-pane').toArray().map((pane) => [pane.attribs['id'], pane]));
   const groups: RecommendationGroup[] = [];
   for (const tab of within(scope, 'ul.nav-tabs li a[href^="#"]').toArray()) {

@@ -1,7 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
-import { firstMatch } from './walk.js';
+import { firstMatch, type Matcher } from './walk.js';
 
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
@@ -50,6 +50,16 @@ export function sidebarMarkup(html: string): string {
 /** `selector` matches under `scope`, minus those inside ads, overlays or the sidebar. */
 export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> {
   return scope.find(selector).filter((_, el) => !isForeign(el));
+}
+
+/**
+ * The first element under `scope` that `match` accepts, minus those inside ads, overlays or the
+ * sidebar: `within(scope, selector).first()` as a walk that stops at the match, where the selector
+ * query would go through the whole scope first.
+ */
+export function firstWithin(scope: Cheerio<AnyNode>, match: Matcher): Element | undefined {
+  const root = scope[0];
+  return root !== undefined && 'children' in root ? firstMatch(root, (el, classes) => match(el, classes) && !isForeign(el)) : undefined;
 }
 
 // A plain ancestor walk: a selector-based `closest()` per candidate costs more than the parse itself.

@@ -3,14 +3,15 @@ import type { SeriesCard } from '../contract/schemas.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { mainColumn, mainColumnMarkup, within } from './scope.js';
+import { firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
 import type { ParsedPage } from './types.js';
+import { selectionOf } from './walk.js';
 
 /** Search `/?s=q` or `/page/N/?s=q`: series cards of the main column's `.listupd`. */
 export function parseSearchPage(html: string, pageUrl: string): ParsedPage<{ results: SeriesCard[] }> {
   const $ = load(mainColumnMarkup(html));
   const main = mainColumn($);
-  const list = within(main, '.listupd').first();
+  const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
   const results = cardsIn($, list, pageUrl, parseSeriesCard);
   if (results.length === 0) {
     // A search without hits shows only a not-found message in `.listupd`: a valid, empty answer.

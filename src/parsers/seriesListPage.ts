@@ -5,9 +5,10 @@ import { LayoutChangedError } from './errors.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { mainColumn, mainColumnMarkup, within } from './scope.js';
+import { firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
 import { parseNewMovieWidget, parseRankingWidget } from './sidebar.js';
 import type { ParsedPage } from './types.js';
+import { selectionOf } from './walk.js';
 
 // One page kind for every series listing: `/ongoing/` (WordPress pagination) and the filter
 // list `/seri/?order=popular`, `/seri/?type=movie&order=update` (theme `hpage`, relative links).
@@ -55,7 +56,7 @@ export function seriesList(
 ): { series: SeriesCard[]; pagination: Pagination } {
   const main = mainColumn($);
   // The filter list wraps the cards in `div.mrgn` on some installs; `.listupd` is the stable part.
-  const list = within(main, '.listupd').first();
+  const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
   const series = cardsIn($, list, pageUrl, parseSeriesCard);
   if (series.length === 0) {
     const error = emptyListingError(pageKind, 'series', list, pageUrl);

@@ -7,7 +7,10 @@ import { exampleFor } from '../src/catalog/examples/index.js';
 import { urlWithParameters } from '../src/pages/serviceFacts.js';
 import { loadConfig } from '../src/config/load.js';
 import { createLogger } from '../src/config/logger.js';
+import { SERIES } from './simulator/dataset.js';
+import { episodeSlug, episodesOf } from './simulator/episodes.js';
 import { startSimulator } from './simulator/server.js';
+import { SERIES_STUDIOS } from './simulator/taxonomies.js';
 
 const simulator = await startSimulator({ port: Number(process.env.SIMULATOR_PORT ?? 4000), latencyMs: 120 });
 const config = loadConfig({ ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
@@ -18,8 +21,18 @@ await once(server, 'listening');
 const base = `http://localhost:${config.PORT}`;
 console.log(`\nUpstream simulator: ${simulator.origin}\nAPI:                ${base}`);
 console.log(`Pages:              ${base}/  ${base}/docs  ${base}/report\n\nTry:`);
+// The reference's examples name the real site's series; the simulator has its own catalog.
+const demoSeries = SERIES.find((series) => series.status === 'Ongoing' && series.latestEpisode !== null)!;
+const [latestEpisode] = episodesOf(demoSeries);
+const simulatorSlugs: Record<string, string> = {
+  '/catalog/series/{slug}': demoSeries.slug,
+  '/catalog/episode/{slug}': episodeSlug(latestEpisode!),
+  '/catalog/studios/{slug}': SERIES_STUDIOS[0]!.slug,
+};
 for (const endpoint of endpoints) {
-  console.log(`  curl -s '${base}${urlWithParameters(endpoint.path, exampleFor(endpoint.path).parameters)}'`);
+  const { parameters } = exampleFor(endpoint.path);
+  const slug = simulatorSlugs[endpoint.path];
+  console.log(`  curl -s '${base}${urlWithParameters(endpoint.path, slug === undefined ? parameters : { ...parameters, slug })}'`);
 }
 console.log('\nCtrl+C stops both.\n');
 

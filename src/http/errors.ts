@@ -190,7 +190,7 @@ export function describeError(error: unknown): DescribedError {
       ...base,
       status: 404,
       code: 'NOT_FOUND',
-      message: 'The upstream has no such page; the requested page is probably past the last one.',
+      message: 'The upstream has no such page: the slug is unknown there, or the page number is past the last one.',
       reportCategory: 'wrong-data',
     };
   if (error instanceof LayoutChangedError)

@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import { WEEKDAYS, type ScheduleData, type ScheduleDay, type Weekday } from '../contract/browse.js';
 import { parseScheduledCard } from './cards/scheduledCard.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, within } from './scope.js';
+import { mainColumn, mainColumnMarkup, within } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 
@@ -20,7 +20,7 @@ const DAY_NAMES: Record<string, Weekday> = {
 
 /** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday (research 2.11), returned Monday first. */
 export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<ScheduleData> {
-  const $ = load(html);
+  const $ = load(mainColumnMarkup(html));
   const days: ScheduleDay[] = [];
   for (const block of within(mainColumn($), '.schedulepage').toArray()) {
     const label = cleanText($(block).find('.releases').first().find('h1, h2, h3, h4').first().text());

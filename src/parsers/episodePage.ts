@@ -1,11 +1,10 @@
-import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseVideoServers } from './detail/videoServers.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, mainColumnMarkup } from './scope.js';
+import { loadMainColumnBlocks } from './scope.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
@@ -26,10 +25,7 @@ type Blocks = Partial<Record<keyof typeof EPISODE_BLOCKS, Element>>;
 
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
-  const $ = load(mainColumnMarkup(html));
-  // A Document when the page has no main column at all; the walk reads only its children.
-  const main = mainColumn($).get(0) as Element;
-  const blocks = firstMatches(main, EPISODE_BLOCKS);
+  const { $, main, found: blocks } = loadMainColumnBlocks(html, EPISODE_BLOCKS);
   const megavid = selectionOf($, blocks.megavid);
   const meta = megavid.find('.item.meta, .lm').first();
   const title = elementText($, megavid.find('h1').get(0));

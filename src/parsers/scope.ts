@@ -1,7 +1,7 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import { load, type Cheerio, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
-import { firstMatch, type Matcher } from './walk.js';
+import { firstMatch, firstMatches, type Matcher } from './walk.js';
 
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
@@ -35,6 +35,17 @@ export function mainColumnMarkup(html: string): string {
   SIDEBAR_TAG.lastIndex = start;
   const end = SIDEBAR_TAG.exec(html)?.index;
   return html.slice(start, end);
+}
+
+/**
+ * The main column of a page that reads nothing else, loaded alone, with the first element each
+ * matcher accepts found in one walk of it (a detail page's blocks: info box, episode list, player).
+ */
+export function loadMainColumnBlocks<Role extends string>(html: string, blocks: Record<Role, Matcher>) {
+  const $ = load(mainColumnMarkup(html));
+  // A Document when the page has no main column at all; the walk reads only its children.
+  const main = mainColumn($).get(0) as Element;
+  return { $, main, found: firstMatches(main, blocks) };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
@@ -8,11 +7,11 @@ import { parseEpisodeLister, parseFirstAndLatest } from './detail/episodeLister.
 import { infoRows, type InfoRow } from './detail/infoRows.js';
 import { termsOf } from './detail/terms.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, mainColumnMarkup } from './scope.js';
+import { loadMainColumnBlocks } from './scope.js';
 import { parseRating, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatches, selectionOf, type Matcher } from './walk.js';
+import { allMatches, elementText, selectionOf, type Matcher } from './walk.js';
 
 type InfoField =
   | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
@@ -50,10 +49,7 @@ const SERIES_BLOCKS = {
 
 /** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
 export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
-  const $ = load(mainColumnMarkup(html));
-  // A Document when the page has no main column at all; the walk reads only its children.
-  const main = mainColumn($).get(0) as Element;
-  const blocks = firstMatches(main, SERIES_BLOCKS);
+  const { $, main, found: blocks } = loadMainColumnBlocks(html, SERIES_BLOCKS);
   // A page without the series box (a list, an episode, a redesign) is not a series page.
   const full = selectionOf($, blocks.full);
   const infox = full.find('.infox').first();

@@ -1,5 +1,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseJsonLines } from '../jsonLines.js';
 import { StoredReport } from './schema.js';
 
 export interface ReportStore {
@@ -91,30 +92,15 @@ export function createReportStore(filePath: string, logger: StoreLog): ReportSto
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { reports: [], skippedLines: 0 };
       throw error;
     }
-    const reports: StoredReport[] = [];
     let skippedLines = 0;
-    text.split('\n').forEach((line, index) => {
-      if (line === '') return;
-      const record = parseLine(line);
-      if (record) reports.push(record);
-      else {
-        skippedLines++;
-        logger.warn({ file: filePath, line: index + 1 }, 'skipping an unreadable report line (torn by a crash?)');
-      }
+    const reports = parseJsonLines(text, StoredReport, (line) => {
+      skippedLines++;
+      logger.warn({ file: filePath, line }, 'skipping an unreadable report line (torn by a crash?)');
     });
     return { reports, skippedLines };
   }
 
   return { append, readAll };
-}
-
-function parseLine(line: string): StoredReport | undefined {
-  try {
-    const result = StoredReport.safeParse(JSON.parse(line));
-    return result.success ? result.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function syncDirectory(path: string): Promise<void> {

@@ -1,17 +1,8 @@
 import { appendFile, mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { parseJsonLines } from '../jsonLines.js';
 import { recordTime, StatusRecord } from './records.js';
 import type { StatusHistoryStore, StatusStoreLog } from './store.js';
-
-/** Parses one line; undefined for a torn or foreign one. */
-function parseLine(line: string): StatusRecord | undefined {
-  try {
-    const parsed = StatusRecord.safeParse(JSON.parse(line));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const toLines = (records: readonly StatusRecord[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');
 
@@ -53,13 +44,9 @@ export function createFileStatusStore(filePath: string, logger: StatusStoreLog):
   async function read(cursor: string | null) {
     const { bytes, end } = await readFrom(cursor === null ? 0 : Number(cursor));
     if (bytes.length > 0) endsWithNewline = bytes.at(-1) === 0x0a;
-    const records: StatusRecord[] = [];
-    for (const line of bytes.toString('utf8').split('\n')) {
-      if (line === '') continue;
-      const record = parseLine(line);
-      if (record) records.push(record);
-      else logger.warn({ file: filePath }, 'skipping an unreadable status history line (torn by a crash?)');
-    }
+    const records = parseJsonLines(bytes.toString('utf8'), StatusRecord, () =>
+      logger.warn({ file: filePath }, 'skipping an unreadable status history line (torn by a crash?)'),
+    );
     return { records, cursor: String(end) };
   }
 

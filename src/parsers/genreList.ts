@@ -1,8 +1,7 @@
 import { load } from 'cheerio/slim';
 import type { Genre } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
-import { sidebarMarkup } from './scope.js';
-import { parseGenreWidget, parseQuickFilterGenres } from './sidebar.js';
+import { GENRE_WIDGET, parseQuickFilterGenres, parseWidgetOfPage } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 
 /**
@@ -10,7 +9,7 @@ import type { ParsedPage } from './types.js';
  * checkboxes when the widget is gone (no dedicated genre-index page is known upstream).
  */
 export function parseGenreList(html: string, pageUrl: string): ParsedPage<{ genres: Genre[] }> {
-  const widget = parseGenreWidget(load(sidebarMarkup(html)), pageUrl);
+  const widget = parseWidgetOfPage(html, GENRE_WIDGET, pageUrl);
   if (widget.data.length > 0) return { data: { genres: widget.data }, pagination: null, missing: [] };
   const quickFilter = parseQuickFilterGenres(load(html), pageUrl);
   if (quickFilter.data.length === 0)

@@ -58,6 +58,33 @@ export function sidebarMarkup(html: string): string {
   return start === undefined ? html : html.slice(start);
 }
 
+// Every sidebar widget is a `div.section` (research 2.7, 2.8).
+const SECTION_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?section[\s"'>]/gi;
+
+/**
+ * The markup of each sidebar widget with a heading (`h1`–`h4`, its text perhaps inside a `span`)
+ * that reads one of `names`, case-insensitive, in page order: from the widget's `div.section`
+ * opening tag to the next widget's (the page's end after the last). One widget is a few KB of the
+ * sidebar's ~80. The markup test only preselects: callers confirm the heading on the parsed widget,
+ * and parse the whole sidebar when no widget here holds it. Empty when the page has no sidebar.
+ */
+export function sidebarWidgetMarkups(html: string, names: readonly string[]): string[] {
+  SIDEBAR_TAG.lastIndex = 0;
+  const sidebar = SIDEBAR_TAG.exec(html);
+  if (sidebar === null) return [];
+  const starts: number[] = [];
+  SECTION_TAG.lastIndex = sidebar.index;
+  for (let tag = SECTION_TAG.exec(html); tag !== null; tag = SECTION_TAG.exec(html)) starts.push(tag.index);
+  const heading = headingPattern(names);
+  return starts.map((start, i) => html.slice(start, starts[i + 1])).filter((widget) => heading.test(widget));
+}
+
+// `<h3>Genres</h3>`, `<h3><span>NEW MOVIE</span>`, `<h3>New Movie <a class="vl">`; names are plain words.
+function headingPattern(names: readonly string[]): RegExp {
+  const alternatives = names.map((name) => name.replace(/\s+/g, '\\s+'));
+  return new RegExp(`<h[1-4]\\b[^>]*>(?:\\s*<[^>]+>)*\\s*(?:${alternatives.join('|')})\\s*<`, 'i');
+}
+
 /** `selector` matches under `scope`, minus those inside ads, overlays or the sidebar. */
 export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Element> {
   return scope.find(selector).filter((_, el) => !isForeign(el));

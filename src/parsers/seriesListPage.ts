@@ -6,7 +6,7 @@ import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
 import { firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
-import { parseNewMovieWidget, parseRankingWidget } from './sidebar.js';
+import { NEW_MOVIE_WIDGET, parseWidgetOfPage, RANKING_WIDGET } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 import { selectionOf } from './walk.js';
 
@@ -33,17 +33,15 @@ export function parseSeriesListPage(
 
 /** The list ordered by popularity, plus the sidebar's weekly/monthly/all-time ranking of the same page. */
 export function parsePopularSeriesPage(html: string, pageUrl: string): ParsedPage<PopularSeriesData> {
-  const $ = load(html);
-  const { series, pagination } = seriesList($, 'popularSeries', pageUrl);
-  const ranking = parseRankingWidget($, pageUrl);
+  const { series, pagination } = seriesList(load(mainColumnMarkup(html)), 'popularSeries', pageUrl);
+  const ranking = parseWidgetOfPage(html, RANKING_WIDGET, pageUrl);
   return { data: { series, ranking: ranking.data }, pagination, missing: ranking.missing };
 }
 
 /** The list of movies, newest first, plus the sidebar's "NEW MOVIE" widget of the same page. */
 export function parseNewMoviePage(html: string, pageUrl: string): ParsedPage<NewMovieData> {
-  const $ = load(html);
-  const { series, pagination } = seriesList($, 'newMovie', pageUrl);
-  const latest = parseNewMovieWidget($, pageUrl);
+  const { series, pagination } = seriesList(load(mainColumnMarkup(html)), 'newMovie', pageUrl);
+  const latest = parseWidgetOfPage(html, NEW_MOVIE_WIDGET, pageUrl);
   return { data: { movies: series, latest: latest.data }, pagination, missing: latest.missing };
 }
 

@@ -1,7 +1,7 @@
-import type { CheerioAPI } from 'cheerio/slim';
+import { load, type CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../contract/schemas.js';
-import { blockByHeading } from './scope.js';
+import { blockByHeading, sidebarMarkup, sidebarWidgetMarkups } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
 import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
 import { allMatches, elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
@@ -14,10 +14,6 @@ export interface WidgetResult<T> {
 
 export type Ranking = PopularSeriesData['ranking'];
 
-const GENRE_HEADINGS = ['genres', 'genre'];
-const RANKING_HEADINGS = ['popular series', 'popular'];
-const NEW_MOVIE_HEADINGS = ['new movie', 'new movies'];
-
 // The popular widget renders all three ranges and hides two of them with CSS.
 const RANKING_TABS: Record<keyof Ranking, Matcher> = {
   weekly: (_el, classes) => classes.includes('wpop-weekly'),
@@ -26,18 +22,71 @@ const RANKING_TABS: Record<keyof Ranking, Matcher> = {
 };
 const isListItem: Matcher = (el) => el.name === 'li';
 
+/** A sidebar widget: the headings it is found by, and how its items are read from its block. */
+export interface Widget<T> {
+  headings: readonly string[];
+  read($: CheerioAPI, section: Element | null, pageUrl: string): WidgetResult<T>;
+}
+
 /** The "Genres" widget: `ul.genre li a[href=/genres/{slug}/]`. */
+export const GENRE_WIDGET: Widget<Genre[]> = {
+  headings: ['genres', 'genre'],
+  read($, section, pageUrl) {
+    const genres: Genre[] = [];
+    for (const link of section === null ? [] : allMatches(section, isGenreLink(section))) {
+      const url = absoluteUrl(link.attribs['href'], pageUrl);
+      const name = elementText($, link);
+      const slug = url === null ? null : genreSlug(url);
+      if (url !== null && slug !== null && name) genres.push({ name, slug, url });
+    }
+    const unique = uniqueBySlug(genres);
+    return { data: unique, missing: unique.length > 0 ? [] : ['genreWidget'] };
+  },
+};
+
+/** The "Popular Series" widget: weekly, monthly and all-time top lists. */
+export const RANKING_WIDGET: Widget<Ranking> = {
+  headings: ['popular series', 'popular'],
+  read($, section, pageUrl) {
+    const result: WidgetResult<Ranking> = { data: { weekly: [], monthly: [], allTime: [] }, missing: [] };
+    const tabs = section === null ? {} : firstMatches(section, RANKING_TABS);
+    for (const range of ['weekly', 'monthly', 'allTime'] as const) {
+      const tab = tabs[range];
+      const items = tab === undefined ? [] : allMatches(tab, isListItem);
+      result.data[range] = items
+        .map((li, index) => rankedSeries($, li, index, pageUrl))
+        .filter((item): item is RankedSeries => item !== null);
+      if (result.data[range].length === 0) result.missing.push(`ranking.${range}`);
+    }
+    return result;
+  },
+};
+
+/** The "NEW MOVIE" widget: the newest movies with their release dates. */
+export const NEW_MOVIE_WIDGET: Widget<LatestMovie[]> = {
+  headings: ['new movie', 'new movies'],
+  read($, section, pageUrl) {
+    const movies: LatestMovie[] = [];
+    for (const li of section === null ? [] : allMatches(section, isListItem)) {
+      const movie = latestMovie($, li, pageUrl);
+      if (movie !== null) movies.push(movie);
+    }
+    return { data: movies, missing: movies.length > 0 ? [] : ['newMovieWidget'] };
+  },
+};
+
+// The widgets of a page loaded whole (or from its sidebar on); pages parse them with parseWidgetOfPage.
+
 export function parseGenreWidget($: CheerioAPI, pageUrl: string): WidgetResult<Genre[]> {
-  const section = sidebarWidget($, GENRE_HEADINGS);
-  const genres: Genre[] = [];
-  for (const link of section === null ? [] : allMatches(section, isGenreLink(section))) {
-    const url = absoluteUrl(link.attribs['href'], pageUrl);
-    const name = elementText($, link);
-    const slug = url === null ? null : genreSlug(url);
-    if (url !== null && slug !== null && name) genres.push({ name, slug, url });
-  }
-  const unique = uniqueBySlug(genres);
-  return { data: unique, missing: unique.length > 0 ? [] : ['genreWidget'] };
+  return readWidget($, GENRE_WIDGET, pageUrl);
+}
+
+export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult<Ranking> {
+  return readWidget($, RANKING_WIDGET, pageUrl);
+}
+
+export function parseNewMovieWidget($: CheerioAPI, pageUrl: string): WidgetResult<LatestMovie[]> {
+  return readWidget($, NEW_MOVIE_WIDGET, pageUrl);
 }
 
 /** Genre checkboxes of the quick-filter form (`input[name="genre[]"]` + `label[for]`), anywhere on the page. */
@@ -57,38 +106,42 @@ export function parseQuickFilterGenres($: CheerioAPI, pageUrl: string): WidgetRe
   return { data: unique, missing: unique.length > 0 ? [] : ['quickFilterGenres'] };
 }
 
-/** The "Popular Series" widget: weekly, monthly and all-time top lists. */
-export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult<Ranking> {
-  const section = sidebarWidget($, RANKING_HEADINGS);
-  const result: WidgetResult<Ranking> = { data: { weekly: [], monthly: [], allTime: [] }, missing: [] };
-  const tabs = section === null ? {} : firstMatches(section, RANKING_TABS);
-  for (const range of ['weekly', 'monthly', 'allTime'] as const) {
-    const tab = tabs[range];
-    const items = tab === undefined ? [] : allMatches(tab, isListItem);
-    result.data[range] = items
-      .map((li, index) => rankedSeries($, li, index, pageUrl))
-      .filter((item): item is RankedSeries => item !== null);
-    if (result.data[range].length === 0) result.missing.push(`ranking.${range}`);
-  }
-  return result;
+/**
+ * A widget of a page, read from its own markup alone (`sidebarWidgetMarkups`): the whole sidebar
+ * is ~80 KB to parse for a few KB of widget. The whole sidebar is read instead when no cut holds
+ * the widget (no `div.section` around it, a heading the markup test misses) or it has parts missing.
+ */
+export function parseWidgetOfPage<T>(html: string, widget: Widget<T>, pageUrl: string): WidgetResult<T> {
+  const cut = widgetCut(html, widget.headings);
+  const result = cut === null ? null : widget.read(cut.$, cut.block, pageUrl);
+  return result !== null && result.missing.length === 0 ? result : readWidget(load(sidebarMarkup(html)), widget, pageUrl);
 }
 
-/** The "NEW MOVIE" widget: the newest movies with their release dates. */
-export function parseNewMovieWidget($: CheerioAPI, pageUrl: string): WidgetResult<LatestMovie[]> {
-  const section = sidebarWidget($, NEW_MOVIE_HEADINGS);
-  const movies: LatestMovie[] = [];
-  for (const li of section === null ? [] : allMatches(section, isListItem)) {
-    const movie = latestMovie($, li, pageUrl);
-    if (movie !== null) movies.push(movie);
+/** The first cut whose parsed heading confirms one of `names`, loaded, with its block. */
+function widgetCut(html: string, names: readonly string[]): { $: CheerioAPI; block: Element } | null {
+  for (const markup of sidebarWidgetMarkups(html, names)) {
+    const $ = load(markup);
+    // The cut starts with the widget's `div.section`; what follows it belongs to other blocks.
+    const section = firstMatch($.root()[0]!, () => true);
+    const block = section === undefined ? null : blockWithin($, section, names);
+    if (block !== null) return { $, block };
   }
-  return { data: movies, missing: movies.length > 0 ? [] : ['newMovieWidget'] };
+  return null;
+}
+
+function readWidget<T>($: CheerioAPI, widget: Widget<T>, pageUrl: string): WidgetResult<T> {
+  return widget.read($, sidebarWidget($, widget.headings), pageUrl);
 }
 
 /** The sidebar block titled by one of `names`; the page is searched for `#sidebar` only until it is found. */
 function sidebarWidget($: CheerioAPI, names: readonly string[]): Element | null {
   const sidebar = firstMatch($.root()[0]!, (el) => el.attribs['id'] === 'sidebar');
-  if (sidebar === undefined) return null;
-  const headers = allMatches(sidebar, (_el, classes) => classes.includes('releases'));
+  return sidebar === undefined ? null : blockWithin($, sidebar, names);
+}
+
+/** The block below `scope` whose `.releases` header is titled by one of `names`. */
+function blockWithin($: CheerioAPI, scope: Element, names: readonly string[]): Element | null {
+  const headers = allMatches(scope, (_el, classes) => classes.includes('releases'));
   return blockByHeading($, $(headers), names)?.[0] ?? null;
 }
 

@@ -1,0 +1,101 @@
+import { load } from 'cheerio/slim';
+import { describe, expect, it } from 'vitest';
+import { sidebarWidgetMarkups } from '../../../src/parsers/scope.js';
+import {
+  GENRE_WIDGET,
+  NEW_MOVIE_WIDGET,
+  parseGenreWidget,
+  parseNewMovieWidget,
+  parseRankingWidget,
+  parseWidgetOfPage,
+  RANKING_WIDGET,
+} from '../../../src/parsers/sidebar.js';
+import { loadFixture } from './fixture.js';
+
+// sidebar/reordered: quick filter last, an ad section between widgets, every widget in the
+// theme's cache comments; seriesList/popular-page2: Popular Series is the sidebar's last widget.
+const reordered = loadFixture('sidebar', 'reordered');
+const popularPage = loadFixture('seriesList', 'popular-page2');
+
+describe('sidebarWidgetMarkups', () => {
+  it('cuts a widget from its div.section to the next widget', () => {
+    const [ranking, ...others] = sidebarWidgetMarkups(reordered.html, RANKING_WIDGET.headings);
+    expect(others).toEqual([]);
+    expect(ranking).toMatch(/^<div class="section">\s*<div class="releases"><h3>Popular Series<\/h3><\/div>/);
+    expect(ranking).toMatch(/<\/div>\s*<!--themesia cache end 2026-04-26 10:00:02-->\s*<!--themesia cache start-->\s*$/);
+  });
+
+  it('finds a heading wrapped in a span, and skips widgets whose items only carry the word', () => {
+    // Popular Series and NEW MOVIE items hold `<b>Genres</b>`; only the Genres widget is titled so.
+    const [genres, ...others] = sidebarWidgetMarkups(reordered.html, GENRE_WIDGET.headings);
+    expect(others).toEqual([]);
+    expect(genres).toMatch(/^<div class="section">\s*<div class="releases"><h3>Genres<\/h3><\/div>/);
+    expect(genres).toMatch(/<\/ul>\s*<\/div>\s*<!--themesia cache end 2026-04-26 10:00:05-->\s*<!--themesia cache start-->\s*$/);
+    const [newMovie] = sidebarWidgetMarkups(reordered.html, NEW_MOVIE_WIDGET.headings);
+    expect(newMovie).toMatch(/^<div class="section">\s*<div class="releases"><h3><span>NEW MOVIE<\/span><\/h3>/);
+    // The ad section after it is the next cut's.
+    expect(newMovie).toMatch(/<\/div>\s*<!--themesia cache end 2026-04-26 10:00:03-->\s*$/);
+  });
+
+  it('runs the last widget to the end of the page, and finds nothing on a page without a sidebar', () => {
+    const empty = loadFixture('sidebar', 'empty');
+    const [season] = sidebarWidgetMarkups(empty.html, ['season anichin']);
+    expect(season).toBe(empty.html.slice(empty.html.indexOf('<div class="section">\n  <div class="releases"><h3>Season Anichin')));
+    const withoutSidebar = reordered.html.replace('<div id="sidebar">', '<div id="aside">');
+    expect(sidebarWidgetMarkups(withoutSidebar, GENRE_WIDGET.headings)).toEqual([]);
+  });
+});
+
+describe('parseWidgetOfPage', () => {
+  it.each([
+    ['reordered', reordered],
+    ['popular-page2', popularPage],
+  ])('reads each widget of the %s page as the whole page gives it', (_name, fixture) => {
+    const $ = load(fixture.html);
+    expect(parseWidgetOfPage(fixture.html, GENRE_WIDGET, fixture.pageUrl)).toEqual(parseGenreWidget($, fixture.pageUrl));
+    expect(parseWidgetOfPage(fixture.html, RANKING_WIDGET, fixture.pageUrl)).toEqual(parseRankingWidget($, fixture.pageUrl));
+    expect(parseWidgetOfPage(fixture.html, NEW_MOVIE_WIDGET, fixture.pageUrl)).toEqual(parseNewMovieWidget($, fixture.pageUrl));
+  });
+
+  it('falls back to the whole sidebar when the markup test misses the heading', () => {
+    // `&nbsp;` reads as a space once parsed, but not in the markup.
+    const html = popularPage.html.replace('<h3>Popular Series</h3>', '<h3>Popular&nbsp;Series</h3>');
+    expect(sidebarWidgetMarkups(html, RANKING_WIDGET.headings)).toEqual([]);
+    const ranking = parseWidgetOfPage(html, RANKING_WIDGET, popularPage.pageUrl);
+    expect(ranking.data.weekly.map((item) => item.slug)).toEqual(['renegade-immortal', 'battle-through-the-heavens-season-5', 'throne-of-seal']);
+    expect(ranking).toEqual(parseRankingWidget(load(popularPage.html), popularPage.pageUrl));
+  });
+
+  it('falls back to the whole sidebar when the widget is not a div.section', () => {
+    const html = reordered.html.replace(
+      '<div class="section">\n  <div class="releases"><h3>Genres</h3></div>',
+      '<div class="widget">\n  <div class="releases"><h3>Genres</h3></div>',
+    );
+    // The ad section before it runs over it, but the parsed ad section holds no Genres heading.
+    const cuts = sidebarWidgetMarkups(html, GENRE_WIDGET.headings);
+    expect(cuts.map((cut) => cut.slice(0, cut.indexOf('>') + 1))).toEqual(['<div class="section kln">']);
+    expect(parseWidgetOfPage(html, GENRE_WIDGET, reordered.pageUrl).data.map((genre) => genre.slug)).toEqual([
+      'action',
+      'cultivation',
+      'historical-wuxia',
+      'martial-arts',
+      'sci-fi',
+    ]);
+  });
+
+  it('reads the whole sidebar again when the cut widget has parts missing', () => {
+    // A `div.section` opening inside the widget ends its cut before the ranking lists.
+    const html = popularPage.html.replace('<div id="wpop-items">', '<div id="wpop-items"><div class="section"></div>');
+    const [cut] = sidebarWidgetMarkups(html, RANKING_WIDGET.headings);
+    expect(cut).toMatch(/<h3>Popular Series<\/h3>/);
+    expect(cut).not.toContain('wpop-weekly');
+    const ranking = parseWidgetOfPage(html, RANKING_WIDGET, popularPage.pageUrl);
+    expect(ranking).toEqual(parseRankingWidget(load(popularPage.html), popularPage.pageUrl));
+    expect(ranking.missing).toEqual([]);
+  });
+
+  it('reports a widget the sidebar does not have as missing', () => {
+    const empty = loadFixture('sidebar', 'empty');
+    expect(parseWidgetOfPage(empty.html, NEW_MOVIE_WIDGET, empty.pageUrl)).toEqual({ data: [], missing: ['newMovieWidget'] });
+  });
+});

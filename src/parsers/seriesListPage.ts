@@ -5,7 +5,7 @@ import { LayoutChangedError } from './errors.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
+import { firstWithin, listingMarkup, mainColumn } from './scope.js';
 import { NEW_MOVIE_WIDGET, parseWidgetOfPage, RANKING_WIDGET } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 import { selectionOf } from './walk.js';
@@ -26,21 +26,21 @@ export function parseSeriesListPage(
   pageUrl: string,
   options: ListingOptions = {},
 ): ParsedPage<{ series: SeriesCard[] }> {
-  const $ = load(mainColumnMarkup(html));
+  const $ = load(listingMarkup(html));
   const { series, pagination } = seriesList($, options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
   return { data: { series }, pagination, missing: [] };
 }
 
 /** The list ordered by popularity, plus the sidebar's weekly/monthly/all-time ranking of the same page. */
 export function parsePopularSeriesPage(html: string, pageUrl: string): ParsedPage<PopularSeriesData> {
-  const { series, pagination } = seriesList(load(mainColumnMarkup(html)), 'popularSeries', pageUrl);
+  const { series, pagination } = seriesList(load(listingMarkup(html)), 'popularSeries', pageUrl);
   const ranking = parseWidgetOfPage(html, RANKING_WIDGET, pageUrl);
   return { data: { series, ranking: ranking.data }, pagination, missing: ranking.missing };
 }
 
 /** The list of movies, newest first, plus the sidebar's "NEW MOVIE" widget of the same page. */
 export function parseNewMoviePage(html: string, pageUrl: string): ParsedPage<NewMovieData> {
-  const { series, pagination } = seriesList(load(mainColumnMarkup(html)), 'newMovie', pageUrl);
+  const { series, pagination } = seriesList(load(listingMarkup(html)), 'newMovie', pageUrl);
   const latest = parseWidgetOfPage(html, NEW_MOVIE_WIDGET, pageUrl);
   return { data: { movies: series, latest: latest.data }, pagination, missing: latest.missing };
 }

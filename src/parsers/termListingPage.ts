@@ -1,7 +1,7 @@
 import { load } from 'cheerio/slim';
 import type { TermListingData } from '../contract/browse.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn } from './scope.js';
+import { listingMarkup, mainColumn } from './scope.js';
 import { seriesList } from './seriesListPage.js';
 import { termOfPage, type Taxonomy } from './term.js';
 import type { ParsedPage } from './types.js';
@@ -11,7 +11,7 @@ import type { ParsedPage } from './types.js';
  * listing layout of search and ongoing (research 2.5), plus the term named by the page heading.
  */
 export function parseTermListingPage(html: string, pageUrl: string, taxonomy: Taxonomy): ParsedPage<TermListingData> {
-  const $ = load(html);
+  const $ = load(listingMarkup(html));
   // The cards first: an empty page past the end is a 404 whatever its heading says. An existing
   // term without series still has its first page (WordPress answers 404 only for unknown terms).
   const { series, pagination } = seriesList($, taxonomy, pageUrl, true);

@@ -1,4 +1,4 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
@@ -7,8 +7,8 @@ import { LayoutChangedError } from './errors.js';
 import { loadMainColumnBlocks } from './scope.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
-import { absoluteUrl, imageSrc, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatches, hasClass, selectionOf, type Matcher } from './walk.js';
+import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
+import { allMatches, elementText, firstMatch, firstMatches, hasClass, insideClass, selectionOf, type Matcher } from './walk.js';
 
 // The page's blocks, found in one walk of the main column rather than one selector query each.
 const EPISODE_BLOCKS = {
@@ -23,33 +23,52 @@ const EPISODE_BLOCKS = {
 
 type Blocks = Partial<Record<keyof typeof EPISODE_BLOCKS, Element>>;
 
+// The parts of the player block and of its meta line, found in one walk each.
+const PLAYER_PARTS = {
+  meta: (_el, classes) => (classes.includes('item') && classes.includes('meta')) || classes.includes('lm'),
+  title: (el) => el.name === 'h1',
+  allEpisodes: (el) => el.name === 'a' && insideClass(el, 'nvsc'),
+  poster: (el) => el.name === 'img' && insideClass(el, 'tb'),
+  naveps: (_el, classes) => classes.includes('naveps'),
+} satisfies Record<string, Matcher>;
+
+const META_PARTS = {
+  released: (_el, classes) => classes.includes('updated'),
+  episodeNumber: (el) => el.name === 'meta' && el.attribs['itemprop'] === 'episodeNumber',
+  type: (_el, classes) => classes.includes('epx'),
+  language: (_el, classes) => classes.includes('lg'),
+  status: (el, classes) => classes.includes('status') && insideClass(el, 'year'),
+} satisfies Record<string, Matcher>;
+
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
   const { $, main, found: blocks } = loadMainColumnBlocks(html, EPISODE_BLOCKS);
   const megavid = selectionOf($, blocks.megavid);
-  const meta = megavid.find('.item.meta, .lm').first();
-  const title = elementText($, megavid.find('h1').get(0));
+  const player = blocks.megavid === undefined ? {} : firstMatches(blocks.megavid, PLAYER_PARTS);
+  const meta = player.meta === undefined ? {} : firstMatches(player.meta, META_PARTS);
+  const title = elementText($, player.title);
   const servers = parseVideoServers($, megavid, pageUrl);
   if (!title || servers.length === 0)
     throw new LayoutChangedError('episode', [...(title ? [] : ['title']), ...(servers.length > 0 ? [] : ['servers'])]);
 
-  const allEpisodes = absoluteUrl(megavid.find('.nvsc a').attr('href'), pageUrl);
-  const releaseDateText = elementText($, meta.find('.updated').get(0)) || null;
+  const allEpisodes = absoluteUrl(player.allEpisodes?.attribs['href'], pageUrl);
+  const releaseDateText = elementText($, meta.released) || null;
   const episodes = blocks.episodelist === undefined ? null : parseEpisodeList($, blocks.episodelist, pageUrl);
+  const infoPoster = blocks.singleInfo && firstMatch(blocks.singleInfo, (el) => el.name === 'img' && insideClass(el, 'thumb'));
   const data: Episode = {
     title,
     slug: slugFromUrl(pageUrl) ?? '',
     url: pageUrl,
-    episode: parseEpisodeNumber(meta.find('meta[itemprop="episodeNumber"]').attr('content')) ?? parseEpisodeNumber(title),
+    episode: parseEpisodeNumber(meta.episodeNumber?.attribs['content']) ?? parseEpisodeNumber(title),
     series: parseSeries($, blocks, allEpisodes, pageUrl),
-    poster: imageSrc(megavid.find('.tb img').first(), pageUrl) ?? imageSrc(selectionOf($, blocks.singleInfo).find('.thumb img').first(), pageUrl),
-    type: elementText($, meta.find('.epx').get(0)) || null,
-    sub: elementText($, meta.find('.lg').get(0)) || elementText($, meta.find('.year .status').get(0)) || null,
+    poster: imageUrl(player.poster, pageUrl) ?? imageUrl(infoPoster, pageUrl),
+    type: elementText($, meta.type) || null,
+    sub: elementText($, meta.language) || elementText($, meta.status) || null,
     releaseDate: parseReleaseDate(releaseDateText),
     releaseDateText,
     servers,
     downloads: parseDownloads($, main, pageUrl),
-    navigation: { ...parseNavigation($, megavid, pageUrl), allEpisodes },
+    navigation: { ...parseNavigation($, player.naveps, pageUrl), allEpisodes },
     episodes: episodes ?? [],
   };
   return { data, pagination: null, missing: episodes === null ? ['episodes'] : [] };
@@ -79,9 +98,10 @@ function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, 
 
 // "Prev" and "Next" are links with rel=prev / rel=next; at either end of the series the theme
 // prints a `span.nolink` instead. Installs that drop `rel` still label them "Prev" / "Next".
-function parseNavigation($: CheerioAPI, megavid: Cheerio<Element>, pageUrl: string): { previous: PageLink | null; next: PageLink | null } {
+function parseNavigation($: CheerioAPI, naveps: Element | undefined, pageUrl: string): { previous: PageLink | null; next: PageLink | null } {
   const navigation: { previous: PageLink | null; next: PageLink | null } = { previous: null, next: null };
-  for (const link of megavid.find('.naveps a[href]').toArray()) {
+  const links = naveps === undefined ? [] : allMatches(naveps, (el) => el.name === 'a' && el.attribs['href'] !== undefined);
+  for (const link of links) {
     const rel = (link.attribs['rel'] ?? '').toLowerCase();
     const label = elementText($, link).toLowerCase();
     const direction = rel === 'prev' || /^(?:prev|sebelumnya)/.test(label) ? 'previous' : rel === 'next' || /^(?:next|selanjutnya)/.test(label) ? 'next' : null;
@@ -109,7 +129,7 @@ function parseEpisodeList($: CheerioAPI, list: Element, pageUrl: string): Episod
       title,
       slug: target.slug,
       url: target.url,
-      poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
+      poster: imageUrl(parts.img, pageUrl),
       releaseDateText: line.length > 1 ? (line.at(-1) ?? null) : null,
     });
   }

@@ -1,4 +1,4 @@
-import type { Cheerio, CheerioAPI } from 'cheerio/slim';
+import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
 import type { EpisodeEntry, EpisodeRef, InfoEntry, SeriesDetail } from '../contract/series.js';
@@ -10,8 +10,8 @@ import { LayoutChangedError } from './errors.js';
 import { loadMainColumnBlocks } from './scope.js';
 import { parseRating, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
-import { absoluteUrl, imageSrc, slugFromUrl } from './url.js';
-import { allMatches, elementText, selectionOf, type Matcher } from './walk.js';
+import { absoluteUrl, imageUrl, slugFromUrl } from './url.js';
+import { allMatches, elementText, firstMatch, firstMatches, insideClass, type Matcher } from './walk.js';
 
 type InfoField =
   | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
@@ -47,36 +47,54 @@ const SERIES_BLOCKS = {
   lastend: (_el, classes) => classes.includes('lastend'),
 } satisfies Record<string, Matcher>;
 
+// The parts of the series box, found in one walk of it rather than one selector query each.
+const BOX_PARTS = {
+  infox: (_el, classes) => classes.includes('infox'),
+  poster: (el) => el.name === 'img' && insideClass(el, 'thumb'),
+  banner: (el) => el.name === 'img' && insideClass(el, 'bigcover'),
+  rating: (_el, classes) => classes.includes('rating'),
+  trailer: (el, classes) => el.name === 'a' && classes.includes('trailerbutton'),
+  followers: (_el, classes) => classes.includes('bmc'),
+} satisfies Record<string, Matcher>;
+
+const INFOX_PARTS = {
+  title: (el) => el.name === 'h1',
+  spe: (_el, classes) => classes.includes('spe'),
+  alter: (_el, classes) => classes.includes('alter'),
+  genxed: (_el, classes) => classes.includes('genxed'),
+} satisfies Record<string, Matcher>;
+
 /** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
 export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
   const { $, main, found: blocks } = loadMainColumnBlocks(html, SERIES_BLOCKS);
   // A page without the series box (a list, an episode, a redesign) is not a series page.
-  const full = selectionOf($, blocks.full);
-  const infox = full.find('.infox').first();
-  const title = elementText($, infox.find('h1').get(0));
-  const spe = infox.find('.spe').get(0);
+  const box = blocks.full === undefined ? {} : firstMatches(blocks.full, BOX_PARTS);
+  const infox = box.infox === undefined ? {} : firstMatches(box.infox, INFOX_PARTS);
+  const title = elementText($, infox.title);
+  const spe = infox.spe;
   if (!title || spe === undefined) throw new LayoutChangedError('series', [...(title ? [] : ['title']), ...(spe ? [] : ['info'])]);
 
   const info = infoFields($, infoRows($, spe), pageUrl);
   const episodes = blocks.lister === undefined ? null : parseEpisodeLister($, blocks.lister, pageUrl);
   const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, pageUrl);
-  const synopsis = parseSynopsis($, blocks.synopsis ?? selectionOf($, blocks.synopsisBlock).find('.entry-content').get(0));
-  const poster = imageSrc(full.find('.thumb img').first(), pageUrl);
+  const synopsisBlockContent = blocks.synopsisBlock && firstMatch(blocks.synopsisBlock, (_el, classes) => classes.includes('entry-content'));
+  const synopsis = parseSynopsis($, blocks.synopsis ?? synopsisBlockContent);
+  const poster = imageUrl(box.poster, pageUrl);
   const data: SeriesDetail = {
     title,
     slug: slugFromUrl(pageUrl) ?? '',
     url: pageUrl,
-    alternativeTitle: elementText($, infox.find('.alter').get(0)) || null,
+    alternativeTitle: elementText($, infox.alter) || null,
     poster,
     // Without a cover the theme prints `div.bigcontent.nobigcv` and no `.bigcover`.
-    banner: imageSrc(full.find('.bigcover img').first(), pageUrl),
+    banner: imageUrl(box.banner, pageUrl),
     synopsis,
     ...info.fields,
-    rating: parseRatingBlock($, full),
-    trailer: absoluteUrl(full.find('a.trailerbutton').attr('href'), pageUrl),
-    followers: parseFollowers(elementText($, full.find('.bmc').get(0))),
-    genres: termsOf($, infox.find('.genxed a').toArray(), pageUrl),
-    tags: termsOf($, selectionOf($, blocks.tags).find('a').toArray(), pageUrl),
+    rating: parseRatingBlock($, box.rating),
+    trailer: absoluteUrl(box.trailer?.attribs['href'], pageUrl),
+    followers: parseFollowers(elementText($, box.followers)),
+    genres: termsOf($, linksIn(infox.genxed), pageUrl),
+    tags: termsOf($, linksIn(blocks.tags), pageUrl),
     otherInfo: info.otherInfo,
     // Without the First / New Episode buttons, the list's ends (it is newest first).
     firstEpisode: first ?? refOf(episodes?.at(-1)),
@@ -90,6 +108,10 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
     ...(poster === null ? ['poster'] : []),
   ];
   return { data, pagination: null, missing };
+}
+
+function linksIn(block: Element | undefined): Element[] {
+  return block === undefined ? [] : allMatches(block, (el) => el.name === 'a');
 }
 
 type InfoData = Pick<
@@ -137,10 +159,13 @@ function parseSynopsis($: CheerioAPI, content: Element | undefined): string | nu
 }
 
 // `meta[itemprop=ratingValue]` is the number itself; "Rating 9.20" in `strong` is its display form.
-function parseRatingBlock($: CheerioAPI, full: Cheerio<Element>): number | null {
-  const rating = full.find('.rating').first();
-  const value = rating.find('meta[itemprop="ratingValue"]').attr('content');
-  return parseRating(value) ?? parseRating(elementText($, rating.find('strong').get(0)));
+function parseRatingBlock($: CheerioAPI, rating: Element | undefined): number | null {
+  if (rating === undefined) return null;
+  const parts = firstMatches(rating, {
+    value: (el) => el.name === 'meta' && el.attribs['itemprop'] === 'ratingValue',
+    display: (el) => el.name === 'strong',
+  });
+  return parseRating(parts.value?.attribs['content']) ?? parseRating(elementText($, parts.display));
 }
 
 /** "Followed 7814 people", "Followed 1.234 people" → the count. */

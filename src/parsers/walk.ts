@@ -51,7 +51,7 @@ function walk(root: ParentNode, visit: (el: Element, classes: readonly string[])
     const node = stack.pop() as AnyNode;
     if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
     const el = node as Element;
-    if (visit(el, (el.attribs['class'] ?? '').split(/\s+/))) return;
+    if (visit(el, classListOf(el))) return;
     for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as AnyNode);
   }
 }
@@ -64,8 +64,33 @@ export function hasAncestorWithin(el: Element, root: Element, match: (ancestor: 
   return false;
 }
 
+/** Whether an ancestor of `el` has the class `name` (`.thumb img` as a test of one `img`). */
+export function insideClass(el: Element, name: string): boolean {
+  for (let node = el.parent; node !== null && node.type === 'tag'; node = node.parent) if (hasClass(node as Element, name)) return true;
+  return false;
+}
+
 export function hasClass(el: Element, name: string): boolean {
-  return (el.attribs['class'] ?? '').split(/\s+/).includes(name);
+  return classListOf(el).includes(name);
+}
+
+const NO_CLASSES: readonly string[] = [];
+// A page repeats a few class attributes on hundreds of elements (every `epl-num`, every card), and
+// splitting each one again was a tenth of a long page's parse. Bounded: pages hold a few hundred.
+const CLASS_LISTS = new Map<string, readonly string[]>();
+const MAX_CLASS_LISTS = 5_000;
+
+/** The element's class names, split once per distinct `class` attribute. */
+export function classListOf(el: Element): readonly string[] {
+  const attribute = el.attribs['class'];
+  if (attribute === undefined) return NO_CLASSES;
+  let classes = CLASS_LISTS.get(attribute);
+  if (classes === undefined) {
+    if (CLASS_LISTS.size >= MAX_CLASS_LISTS) CLASS_LISTS.clear();
+    classes = attribute.split(/\s+/).filter(Boolean);
+    CLASS_LISTS.set(attribute, classes);
+  }
+  return classes;
 }
 
 /** The element's text with whitespace collapsed; '' when there is no element. */

@@ -7,11 +7,11 @@ import { parseEpisodeCard } from './cards/episodeCard.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { blockByHeading, firstWithin, mainColumn, mainColumnMarkup, within } from './scope.js';
+import { allWithin, blockByHeading, firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
-import { elementText, firstMatches, hasAncestorWithin, hasClass } from './walk.js';
+import { elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 // Some installs localise the section headings (Indonesian "Rilisan Terbaru").
 const POPULAR_TODAY_HEADINGS = ['popular today', 'populer hari ini'];
@@ -30,7 +30,7 @@ export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeDat
 
   const popularBlock = homeBlock($, main, 'hothome', POPULAR_TODAY_HEADINGS);
   // Popular Today is `.listupd.normal` on most installs, `.listupd.popularslider` on others.
-  const popularList = popularBlock?.find('.listupd').first();
+  const popularList = listIn($, popularBlock);
   data.popularToday = popularList ? cardsIn($, popularList, pageUrl, parseEpisodeCard) : [];
   if (data.popularToday.length === 0) missing.push('popularToday');
 
@@ -38,7 +38,7 @@ export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeDat
   if (data.recommendations.length === 0) missing.push('recommendations');
 
   const latestBlock = homeBlock($, main, 'latesthome', LATEST_RELEASE_HEADINGS);
-  const latestList = latestBlock?.find('.listupd').first() ?? null;
+  const latestList = listIn($, latestBlock);
   data.latestRelease = latestList ? cardsIn($, latestList, pageUrl, parseEpisodeCard) : [];
   if (latestBlock === null || data.latestRelease.length === 0) {
     throw (
@@ -59,16 +59,22 @@ function homeBlock(
 ): Cheerio<Element> | null {
   const marked = firstWithin(main, (_el, classes) => classes.includes('releases') && classes.includes(marker));
   if (marked !== undefined) return $(marked).parent();
-  return blockByHeading($, within(main, '.releases'), headings);
+  return blockByHeading($, $(allWithin(main, (_el, classes) => classes.includes('releases'))), headings);
+}
+
+/** The block's first `.listupd`; null when there is no block or no list. */
+function listIn($: CheerioAPI, block: Cheerio<Element> | null): Cheerio<Element> | null {
+  const list = block?.[0] === undefined ? undefined : firstMatch(block[0], (_el, classes) => classes.includes('listupd'));
+  return list === undefined ? null : $(list);
 }
 
 function parseSlider($: CheerioAPI, pageUrl: string): SliderItem[] {
   const slider = firstWithin($.root(), (el) => el.attribs['id'] === 'slidertwo');
-  let slides = slider === undefined ? $([] as Element[]) : within($(slider), '.swiper-slide');
-  if (slides.length === 0) slides = within($.root(), '.swiper-slide.item');
+  let slides = slider === undefined ? [] : allWithin($(slider), (_el, classes) => classes.includes('swiper-slide'));
+  if (slides.length === 0) slides = allWithin($.root(), (_el, classes) => classes.includes('swiper-slide') && classes.includes('item'));
   const items: SliderItem[] = [];
   // Swiper's loop mode clones slides as `.swiper-slide-duplicate`; they repeat real ones.
-  for (const slide of slides.not('.swiper-slide-duplicate').toArray()) {
+  for (const slide of slides.filter((el) => !hasClass(el, 'swiper-slide-duplicate'))) {
     const item = sliderItem($, slide, pageUrl);
     if (item !== null) items.push(item);
   }
@@ -111,9 +117,10 @@ function backdropUrl(backdrop: Element, pageUrl: string): string | null {
 function parseRecommendations($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: string): RecommendationGroup[] {
   const seriesGen = firstWithin(main, (_el, classes) => classes.includes('series-gen'));
   const scope = seriesGen !== undefined ? $(seriesGen) : main;
-  const panes = new Map(within(scope, '.tab-pane').toArray().map((pane) => [pane.attribs['id'], pane]));
+  const panes = new Map(allWithin(scope, (_el, classes) => classes.includes('tab-pane')).map((pane) => [pane.attribs['id'], pane]));
   const groups: RecommendationGroup[] = [];
-  for (const tab of within(scope, 'ul.nav-tabs li a[href^="#"]').toArray()) {
+  // The scope is the document itself on a page without a main column; the ancestor test then runs to its top.
+  for (const tab of allWithin(scope, isGenreTab(scope[0] as Element))) {
     const genre = elementText($, tab);
     const id = (tab.attribs['href'] ?? '').slice(1);
     if (!genre || !id) continue;
@@ -121,4 +128,13 @@ function parseRecommendations($: CheerioAPI, main: Cheerio<AnyNode>, pageUrl: st
     groups.push({ genre, items: pane === undefined ? [] : cardsIn($, $(pane), pageUrl, parseSeriesCard) });
   }
   return groups;
+}
+
+/** `ul.nav-tabs li a[href^="#"]` below `root`. */
+function isGenreTab(root: Element): Matcher {
+  return (el) =>
+    el.name === 'a' &&
+    (el.attribs['href'] ?? '').startsWith('#') &&
+    hasAncestorWithin(el, root, (ancestor) => ancestor.name === 'li') &&
+    hasAncestorWithin(el, root, (ancestor) => ancestor.name === 'ul' && hasClass(ancestor, 'nav-tabs'));
 }

@@ -2,7 +2,10 @@ import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import { LayoutChangedError, PagePastEndError } from './errors.js';
 import { currentPageOf } from './pagination.js';
-import { within } from './scope.js';
+import { allWithin, within } from './scope.js';
+import type { Matcher } from './walk.js';
+
+const isCard: Matcher = (el, classes) => el.name === 'article' && classes.includes('bs');
 
 /** The cards under `container` (ads and sidebar excluded) that `parse` can read; unreadable ones are skipped. */
 export function cardsIn<T>(
@@ -12,7 +15,7 @@ export function cardsIn<T>(
   parse: ($: CheerioAPI, el: Element, pageUrl: string) => T | null,
 ): T[] {
   const cards: T[] = [];
-  for (const el of within(container, 'article.bs').toArray()) {
+  for (const el of allWithin(container, isCard)) {
     const card = parse($, el, pageUrl);
     if (card !== null) cards.push(card);
   }

@@ -1,7 +1,7 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
-import { firstMatch, firstMatches, type Matcher } from './walk.js';
+import { allMatches, firstMatch, firstMatches, type Matcher } from './walk.js';
 
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
@@ -110,6 +110,13 @@ export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Eleme
 export function firstWithin(scope: Cheerio<AnyNode>, match: Matcher): Element | undefined {
   const root = scope[0];
   return root !== undefined && 'children' in root ? firstMatch(root, (el, classes) => match(el, classes) && !isForeign(el)) : undefined;
+}
+
+/** Every element under `scope` that `match` accepts, minus those inside ads, overlays or the sidebar: `within` as one walk. */
+export function allWithin(scope: Cheerio<AnyNode>, match: Matcher): Element[] {
+  return scope
+    .toArray()
+    .flatMap((root) => ('children' in root ? allMatches(root, (el, classes) => match(el, classes) && !isForeign(el)) : []));
 }
 
 // A plain ancestor walk: a selector-based `closest()` per candidate costs more than the parse itself.

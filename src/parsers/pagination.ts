@@ -1,8 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import type { Pagination } from '../contract/schemas.js';
-import { cleanText } from './text.js';
-import { firstMatches, type Matcher } from './walk.js';
+import { allMatches, elementText, firstMatches, type Matcher } from './walk.js';
 
 /** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */
 export function pageNumberOf(url: URL): number | null {
@@ -22,33 +21,45 @@ const PAGINATION_WIDGETS = {
   hpage: (el, classes) => el.name === 'div' && classes.includes('hpage'),
 } satisfies Record<string, Matcher>;
 
+const HPAGE_LINKS = {
+  prev: (el, classes) => el.name === 'a' && classes.includes('l'),
+  next: (el, classes) => el.name === 'a' && classes.includes('r'),
+} satisfies Record<string, Matcher>;
+
+const NUMBERED_PARTS = {
+  current: (el, classes) => el.name === 'span' && classes.includes('current'),
+  prev: (el, classes) => el.name === 'a' && classes.includes('prev'),
+  next: (el, classes) => el.name === 'a' && classes.includes('next'),
+} satisfies Record<string, Matcher>;
+
+const isPageLink: Matcher = (el, classes) => el.name === 'a' && !classes.includes('prev') && !classes.includes('next');
+
 /**
  * Pagination of the listing inside `scope`: WordPress `div.pagination` (numbered) or the theme's
  * `div.hpage` (prev/next only). Without either widget the page is the only, or last, one.
  */
 export function parsePagination($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): Pagination {
-  // Both widgets in one walk of the scope.
+  // Both widgets in one walk of the scope, and each widget's links in one walk of it.
   const node = scope[0];
   const widgets = node !== undefined && 'children' in node ? firstMatches(node, PAGINATION_WIDGETS) : {};
-  if (widgets.numbered !== undefined) return parseNumbered($, $(widgets.numbered), pageUrl);
-  const hpage = $(widgets.hpage === undefined ? [] : [widgets.hpage]);
+  if (widgets.numbered !== undefined) return parseNumbered($, widgets.numbered, pageUrl);
   const currentPage = currentPageOf(pageUrl);
-  const prevPage =
-    hpage.length > 0 ? linkedPage(hpage.find('a.l').first(), pageUrl, currentPage - 1, 1) : previous(currentPage);
-  const nextPage = hpage.length > 0 ? linkedPage(hpage.find('a.r').first(), pageUrl, currentPage + 1) : null;
-  return build(currentPage, prevPage, nextPage, null);
+  if (widgets.hpage === undefined) return build(currentPage, previous(currentPage), null, null);
+  const links = firstMatches(widgets.hpage, HPAGE_LINKS);
+  return build(currentPage, linkedPage(links.prev, pageUrl, currentPage - 1, 1), linkedPage(links.next, pageUrl, currentPage + 1), null);
 }
 
-function parseNumbered($: CheerioAPI, widget: Cheerio<Element>, pageUrl: string): Pagination {
-  const current = Number(cleanText(widget.find('span.current').first().text()));
+function parseNumbered($: CheerioAPI, widget: Element, pageUrl: string): Pagination {
+  const parts = firstMatches(widget, NUMBERED_PARTS);
+  const current = Number(elementText($, parts.current));
   const currentPage = Number.isInteger(current) && current >= 1 ? current : currentPageOf(pageUrl);
-  const prevPage = linkedPage(widget.find('a.prev').first(), pageUrl, currentPage - 1, 1);
-  const nextPage = linkedPage(widget.find('a.next').first(), pageUrl, currentPage + 1);
+  const prevPage = linkedPage(parts.prev, pageUrl, currentPage - 1, 1);
+  const nextPage = linkedPage(parts.next, pageUrl, currentPage + 1);
   // paginate_links always prints the last page number (end_size 1), so the largest one is the total.
   let totalPages = currentPage;
-  for (const link of widget.find('a').not('.prev, .next').toArray()) {
-    const text = cleanText($(link).text());
-    const page = /^\d+$/.test(text) ? Number(text) : linkedPage($(link), pageUrl, 0, 1);
+  for (const link of allMatches(widget, isPageLink)) {
+    const text = elementText($, link);
+    const page = /^\d+$/.test(text) ? Number(text) : linkedPage(link, pageUrl, 0, 1);
     if (page !== null && page > totalPages) totalPages = page;
   }
   return build(currentPage, prevPage, nextPage, totalPages);
@@ -60,13 +71,13 @@ function parseNumbered($: CheerioAPI, widget: Cheerio<Element>, pageUrl: string)
  * an unreadable href falls back to `fallback` (the neighbouring page).
  */
 function linkedPage(
-  link: Cheerio<Element>,
+  link: Element | undefined,
   pageUrl: string,
   fallback: number,
   numberless: number = fallback,
 ): number | null {
-  if (link.length === 0) return null;
-  const href = link.attr('href')?.trim();
+  if (link === undefined) return null;
+  const href = link.attribs['href']?.trim();
   if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return fallback >= 1 ? fallback : null;
   let target: URL;
   try {

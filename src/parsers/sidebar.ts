@@ -218,17 +218,19 @@ function genreTags($: CheerioAPI, item: Element, pageUrl: string): GenreTag[] {
   const isTagLink: Matcher = (el) => el.name === 'a' && (el.attribs['rel'] ?? '').split(/\s+/).includes('tag');
   for (const link of allMatches(item, isTagLink)) {
     const url = absoluteUrl(link.attribs['href'], pageUrl);
-    const name = cleanText($(link).text());
+    const name = elementText($, link);
     const slug = url === null ? null : genreSlug(url);
     if (name && slug !== null) tags.push({ name, slug });
   }
   return tags;
 }
 
-/** The `{slug}` of a `/genres/{slug}/` link (or of `/genres/{slug}/page/2/`). */
+// `https://host/genres/action` of `https://host/genres/action/page/2/`; `url` is absolute already.
+const GENRE_PATH = /^[a-z][a-z\d+.-]*:\/\/[^/?#]+\/genres\/[^/?#]+/i;
+
+/** The `{slug}` of a `/genres/{slug}/` link (or of `/genres/{slug}/page/2/`), with one URL parse where there were three. */
 function genreSlug(url: string): string | null {
-  const prefix = /^\/genres\/[^/]+/.exec(new URL(url).pathname)?.[0];
-  return slugFromUrl(prefix === undefined ? url : new URL(prefix, url).href);
+  return slugFromUrl(GENRE_PATH.exec(url)?.[0] ?? url);
 }
 
 function uniqueBySlug(genres: Genre[]): Genre[] {

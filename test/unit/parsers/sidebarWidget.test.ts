@@ -98,4 +98,17 @@ describe('parseWidgetOfPage', () => {
     const empty = loadFixture('sidebar', 'empty');
     expect(parseWidgetOfPage(empty.html, NEW_MOVIE_WIDGET, empty.pageUrl)).toEqual({ data: [], missing: ['newMovieWidget'] });
   });
+
+  it('reads a genre link\'s slug from its /genres/ segment, whatever follows it', () => {
+    const links = ['/genres/action/page/2/', 'https://anichin.cafe/genres/sci-fi?ref=side', '/genres/%E6%AD%A6%E4%BE%A0/', '/tag/romance/'];
+    const html = `<div id="sidebar"><div class="section"><div class="releases"><h3>Genres</h3></div><ul class="genre">${links
+      .map((href, index) => `<li><a href="${href}">G${index}</a></li>`)
+      .join('')}</ul></div></div>`;
+    expect(parseWidgetOfPage(html, GENRE_WIDGET, 'https://anichin.cafe/').data).toEqual([
+      { name: 'G0', slug: 'action', url: 'https://anichin.cafe/genres/action/page/2/' },
+      { name: 'G1', slug: 'sci-fi', url: 'https://anichin.cafe/genres/sci-fi?ref=side' },
+      { name: 'G2', slug: '武侠', url: 'https://anichin.cafe/genres/%E6%AD%A6%E4%BE%A0/' },
+      { name: 'G3', slug: 'romance', url: 'https://anichin.cafe/tag/romance/' },
+    ]);
+  });
 });

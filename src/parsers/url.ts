@@ -51,12 +51,9 @@ const PLACEHOLDER_FILE = /(?:lazy|placeholder|blank)[^/]*\.(?:gif|svg)$/i;
 
 export function isPlaceholderImage(url: string): boolean {
   if (/^\s*data:/i.test(url)) return true;
-  try {
-    // Any base will do: only the path of a possibly relative URL matters here.
-    return PLACEHOLDER_FILE.test(new URL(url, 'http://placeholder.invalid/').pathname);
-  } catch {
-    return false;
-  }
+  // Only the path matters; cutting off the query and fragment spares a URL parse per image.
+  const path = url.trim().split(/[?#]/, 1)[0] ?? '';
+  return PLACEHOLDER_FILE.test(path);
 }
 
 // Lazy-load variants of the theme family hold the real poster in data-src (lazysizes),

@@ -3,9 +3,9 @@ import type { Element } from 'domhandler';
 import { WEEKDAYS, type ScheduleData, type ScheduleDay, type Weekday } from '../contract/browse.js';
 import { parseScheduledCard } from './cards/scheduledCard.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, mainColumnMarkup, within } from './scope.js';
-import { cleanText } from './text.js';
+import { allWithin, headingIn, mainColumn, mainColumnMarkup } from './scope.js';
 import type { ParsedPage } from './types.js';
+import { elementText, firstMatch } from './walk.js';
 
 // Day names of English (anichin.cafe) and Indonesian installs, for blocks without a `sch_<day>` class.
 const DAY_NAMES: Record<string, Weekday> = {
@@ -22,11 +22,11 @@ const DAY_NAMES: Record<string, Weekday> = {
 export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<ScheduleData> {
   const $ = load(mainColumnMarkup(html));
   const days: ScheduleDay[] = [];
-  for (const block of within(mainColumn($), '.schedulepage').toArray()) {
-    const label = cleanText($(block).find('.releases').first().find('h1, h2, h3, h4').first().text());
+  for (const block of allWithin(mainColumn($), (_el, classes) => classes.includes('schedulepage'))) {
+    const label = elementText($, headingOf(block));
     const day = dayOf(block, label);
     if (day === null) continue;
-    const items = within($(block), '.bs').toArray().flatMap((el) => parseScheduledCard($, el, pageUrl) ?? []);
+    const items = allWithin($(block), (_el, classes) => classes.includes('bs')).flatMap((el) => parseScheduledCard($, el, pageUrl) ?? []);
     days.push({ day, label: label || day, items });
   }
   if (days.every((day) => day.items.length === 0))
@@ -34,6 +34,12 @@ export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<Sch
   days.sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day));
   const missing = WEEKDAYS.filter((weekday) => !days.some((day) => day.day === weekday)).map((weekday) => `days.${weekday}`);
   return { data: { days }, pagination: null, missing };
+}
+
+/** The heading of the block's first `.releases` header. */
+function headingOf(block: Element): Element | undefined {
+  const header = firstMatch(block, (_el, classes) => classes.includes('releases'));
+  return header === undefined ? undefined : headingIn(header);
 }
 
 function dayOf(block: Element, label: string): Weekday | null {

@@ -140,6 +140,11 @@ export function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
 
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4']);
 
+/** The heading (`h1`–`h4`) of a `.releases` header. */
+export function headingIn(header: Element): Element | undefined {
+  return firstMatch(header, (el) => HEADINGS.has(el.name));
+}
+
 /**
  * The block (the parent of a `.releases` header) whose heading is one of `names`, case-insensitive.
  * Blocks are found by heading, not position, because the theme lets sections be hidden or reordered.
@@ -150,7 +155,7 @@ export function blockByHeading(
   names: readonly string[],
 ): Cheerio<Element> | null {
   for (const header of headers.toArray()) {
-    const heading = firstMatch(header, (el) => HEADINGS.has(el.name));
+    const heading = headingIn(header);
     if (heading !== undefined && names.includes(headingText($, $(heading)))) return $(header).parent();
   }
   return null;

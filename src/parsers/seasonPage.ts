@@ -2,7 +2,7 @@ import { load } from 'cheerio/slim';
 import type { SeasonData } from '../contract/browse.js';
 import { parseSeasonCard } from './cards/seasonCard.js';
 import { LayoutChangedError } from './errors.js';
-import { mainColumn, mainColumnMarkup, within } from './scope.js';
+import { allWithin, mainColumn, mainColumnMarkup } from './scope.js';
 import { termOfPage } from './term.js';
 import type { ParsedPage } from './types.js';
 
@@ -12,7 +12,9 @@ export function parseSeasonPage(html: string, pageUrl: string): ParsedPage<Seaso
   const main = mainColumn($);
   // The research names the heading `.newseason h1`; the theme's usual `.releases h1` is the fallback.
   const term = termOfPage(main, '.newseason h1', pageUrl, 'season') ?? termOfPage(main, '.releases h1', pageUrl, 'season');
-  const series = within(main, 'div.card').toArray().flatMap((card) => parseSeasonCard($, card, pageUrl) ?? []);
+  const series = allWithin(main, (el, classes) => el.name === 'div' && classes.includes('card')).flatMap(
+    (card) => parseSeasonCard($, card, pageUrl) ?? [],
+  );
   const missing = [...(term === null ? ['term'] : []), ...(series.length === 0 ? ['series'] : [])];
   // A season term the site shows always holds series (WordPress answers 404 for unknown terms).
   if (term === null || series.length === 0) throw new LayoutChangedError('season', missing);

@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import type { SeasonCard } from '../../contract/browse.js';
 import type { Term } from '../../contract/schemas.js';
 import { cleanText, parseRating } from '../text.js';
-import { imageSrc, linkTarget } from '../url.js';
+import { imageUrl, linkTarget } from '../url.js';
 import { allMatches, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from '../walk.js';
 
 // The season page's own card (research 2.12): `div.card > div.card-box > a[href][rel]` (thumb,
@@ -41,7 +41,7 @@ export function parseSeasonCard($: CheerioAPI, card: Element, pageUrl: string): 
     title,
     slug: link.slug,
     url: link.url,
-    poster: parts.img === undefined ? null : imageSrc($(parts.img), pageUrl),
+    poster: imageUrl(parts.img, pageUrl),
     alternativeTitle: elementText($, parts.alternative) || null,
     studio: elementText($, parts.studio) || null,
     episodes: count?.[1] !== undefined && /^\d+$/.test(count[1]) ? Number(count[1]) : null,

@@ -6,7 +6,7 @@ import { allMatches, firstMatch, firstMatches, type Matcher } from './walk.js';
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
 const FOREIGN_IDS = new Set(['sidebar', 'teaser3', 'overplay']);
-const FOREIGN_CLASSES = new Set(['kln', 'blox']);
+const FOREIGN_CLASS = /(?:^|\s)(?:kln|blox)(?:\s|$)/;
 
 /** The main column: `.postbody`, or `#content` on installs without it (the sidebar is filtered by `within`). */
 export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
@@ -109,22 +109,27 @@ export function within(scope: Cheerio<AnyNode>, selector: string): Cheerio<Eleme
  */
 export function firstWithin(scope: Cheerio<AnyNode>, match: Matcher): Element | undefined {
   const root = scope[0];
-  return root !== undefined && 'children' in root ? firstMatch(root, (el, classes) => match(el, classes) && !isForeign(el)) : undefined;
+  if (root === undefined || !('children' in root) || isForeign(root)) return undefined;
+  return firstMatch(root, (el, classes) => match(el, classes) && !isForeign(el, root));
 }
 
 /** Every element under `scope` that `match` accepts, minus those inside ads, overlays or the sidebar: `within` as one walk. */
 export function allWithin(scope: Cheerio<AnyNode>, match: Matcher): Element[] {
   return scope
     .toArray()
-    .flatMap((root) => ('children' in root ? allMatches(root, (el, classes) => match(el, classes) && !isForeign(el)) : []));
+    .flatMap((root) =>
+      'children' in root && !isForeign(root) ? allMatches(root, (el, classes) => match(el, classes) && !isForeign(el, root)) : [],
+    );
 }
 
-// A plain ancestor walk: a selector-based `closest()` per candidate costs more than the parse itself.
-function isForeign(el: Element): boolean {
-  for (let node: ParentNode | null = el; node !== null; node = node.parent) {
-    if (!('attribs' in node)) continue;
-    if (FOREIGN_IDS.has(node.attribs['id'] ?? '')) return true;
-    for (const name of (node.attribs['class'] ?? '').split(/\s+/)) if (FOREIGN_CLASSES.has(name)) return true;
+/**
+ * Whether `node` or an ancestor below `top` (the document when not given) is an ad, an overlay or
+ * the sidebar. A plain ancestor walk: a selector-based `closest()` per candidate costs more than
+ * the parse itself; callers that walk a scope they checked once stop at it.
+ */
+function isForeign(node: ParentNode, top: ParentNode | null = null): boolean {
+  for (let at: ParentNode | null = node; at !== null && at !== top; at = at.parent) {
+    if ('attribs' in at && (FOREIGN_IDS.has(at.attribs['id'] ?? '') || FOREIGN_CLASS.test(at.attribs['class'] ?? ''))) return true;
   }
   return false;
 }

@@ -37,16 +37,16 @@ export function mainColumnMarkup(html: string): string {
   return html.slice(start, end);
 }
 
-// Lazy, so one match is one form: forms never nest. A match holding a second opening tag is a form
-// whose end is missing, and is kept.
-const FORM = /<form[\s>][\s\S]*?<\/form\s*>/gi;
+// A form up to its end tag, with no other form tag in between (forms never nest): a form whose end
+// is missing is kept. Written as runs of `[^<]*`, which the engine scans far faster than `[\s\S]*?`.
+const FORM = /<form[\s>][^<]*(?:<(?!\/?form[\s>])[^<]*)*<\/form\s*>/gi;
 
 /**
  * The main column without its forms, for listings: the filter list's quick filter (research 2.4) is
  * 35 KB of its 55 KB main column, and a form holds inputs, never the listing's cards or pager.
  */
 export function listingMarkup(html: string): string {
-  return mainColumnMarkup(html).replace(FORM, (form) => (/<form[\s>]/i.test(form.slice(1)) ? form : ''));
+  return mainColumnMarkup(html).replace(FORM, '');
 }
 
 /**

@@ -29,9 +29,11 @@ describe('listingMarkup', () => {
   });
 
   it('keeps a form whose end is missing, and what follows it', () => {
-    // Without its `</form>`, the lazy match would run to the next form's end over the cards.
+    // Its cut would otherwise run to the next form's end, over the cards.
     const html = '<div class="postbody"><form class="filters"><input name="s"><div class="listupd">cards</div><form>b</form></div><div id="sidebar"></div>';
-    expect(listingMarkup(html)).toBe(mainColumnMarkup(html));
+    expect(listingMarkup(html)).toBe('<div class="postbody"><form class="filters"><input name="s"><div class="listupd">cards</div></div>');
+    const unclosed = '<div class="postbody"><form><input name="s"><div class="listupd">cards</div></div><div id="sidebar"></div>';
+    expect(listingMarkup(unclosed)).toBe(mainColumnMarkup(unclosed));
   });
 
   it('leaves a main column without forms as it is', () => {

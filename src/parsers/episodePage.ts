@@ -4,11 +4,12 @@ import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseVideoServers } from './detail/videoServers.js';
 import { LayoutChangedError } from './errors.js';
-import { loadMainColumnBlocks } from './scope.js';
+import { loadMainColumnBlocks, mainColumnMarkup } from './scope.js';
+import { streamListItems, type StreamedMatcher } from './streamedItems.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatch, firstMatches, hasClass, insideClass, selectionOf, type Matcher } from './walk.js';
+import { allMatches, elementText, firstMatch, firstMatches, insideClass, selectionOf, type Matcher } from './walk.js';
 
 // The page's blocks, found in one walk of the main column rather than one selector query each.
 const EPISODE_BLOCKS = {
@@ -16,7 +17,6 @@ const EPISODE_BLOCKS = {
   megavid: (_el, classes) => classes.includes('megavid'),
   breadcrumb: (_el, classes) => classes.includes('ts-breadcrumb'),
   headlist: (_el, classes) => classes.includes('headlist'),
-  episodelist: (_el, classes) => classes.includes('episodelist'),
   singleInfo: (_el, classes) => classes.includes('single-info'),
   partOfSeries: (el) => el.attribs['itemprop'] === 'partOfSeries',
 } satisfies Record<string, Matcher>;
@@ -42,7 +42,9 @@ const META_PARTS = {
 
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
-  const { $, main, found: blocks } = loadMainColumnBlocks(html, EPISODE_BLOCKS);
+  const column = mainColumnMarkup(html);
+  const list = readEpisodeList(column, pageUrl);
+  const { $, main, found: blocks } = loadMainColumnBlocks(list?.rest ?? column, EPISODE_BLOCKS);
   const megavid = selectionOf($, blocks.megavid);
   const player = blocks.megavid === undefined ? {} : firstMatches(blocks.megavid, PLAYER_PARTS);
   const meta = player.meta === undefined ? {} : firstMatches(player.meta, META_PARTS);
@@ -53,7 +55,7 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
 
   const allEpisodes = absoluteUrl(player.allEpisodes?.attribs['href'], pageUrl);
   const releaseDateText = elementText($, meta.released) || null;
-  const episodes = blocks.episodelist === undefined ? null : parseEpisodeList($, blocks.episodelist, pageUrl);
+  const episodes = list?.items ?? null;
   const infoPoster = blocks.singleInfo && firstMatch(blocks.singleInfo, (el) => el.name === 'img' && insideClass(el, 'thumb'));
   const data: Episode = {
     title,
@@ -110,20 +112,29 @@ function parseNavigation($: CheerioAPI, naveps: Element | undefined, pageUrl: st
   return navigation;
 }
 
-/** `div.episodelist > ul > li`: "Eps 19 - Title - April 26, 2026" under each title. */
-function parseEpisodeList($: CheerioAPI, list: Element, pageUrl: string): EpisodeListItem[] {
+const LIST_ITEM_ROLES = {
+  link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+  img: (el) => el.name === 'img',
+  heading: (el) => el.name === 'h4',
+  line: (el) => el.name === 'span' && el.parent?.classes.includes('playinfo') === true && !el.classes.includes('epx'),
+} satisfies Record<string, StreamedMatcher>;
+
+// The list's opening tag: any element whose class list holds `episodelist`.
+const EPISODE_LIST_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?episodelist[\s"'>]/i;
+
+/**
+ * `div.episodelist > ul > li`: "Eps 19 - Title - April 26, 2026" under each title, read as the
+ * markup streams by (`streamListItems`: the list is most of the page), and the markup without it.
+ */
+function readEpisodeList(markup: string, pageUrl: string): { items: EpisodeListItem[]; rest: string } | null {
+  const list = streamListItems(markup, EPISODE_LIST_TAG, LIST_ITEM_ROLES);
+  if (list === null) return null;
   const items: EpisodeListItem[] = [];
-  for (const item of allMatches(list, (el) => el.name === 'li')) {
-    const parts = firstMatches(item, {
-      link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
-      img: (el) => el.name === 'img',
-      heading: (el) => el.name === 'h4',
-      line: (el, classes) => el.name === 'span' && el.parent !== null && hasClass(el.parent as Element, 'playinfo') && !classes.includes('epx'),
-    });
+  for (const parts of list.items) {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
-    const title = elementText($, parts.heading) || cleanText(parts.link?.attribs['title']) || cleanText(parts.img?.attribs['title']);
+    const title = cleanText(parts.heading?.text) || cleanText(parts.link?.attribs['title']) || cleanText(parts.img?.attribs['title']);
     if (target === null || !title) continue;
-    const line = elementText($, parts.line).split(' - ');
+    const line = cleanText(parts.line?.text).split(' - ');
     items.push({
       episode: parseEpisodeNumber(line[0]) ?? parseEpisodeNumber(title),
       title,
@@ -133,5 +144,5 @@ function parseEpisodeList($: CheerioAPI, list: Element, pageUrl: string): Episod
       releaseDateText: line.length > 1 ? (line.at(-1) ?? null) : null,
     });
   }
-  return items;
+  return { items, rest: list.rest };
 }

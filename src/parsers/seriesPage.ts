@@ -3,11 +3,11 @@ import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
 import type { EpisodeEntry, EpisodeRef, InfoEntry, SeriesDetail } from '../contract/series.js';
 import { parseDownloads } from './detail/downloads.js';
-import { parseEpisodeLister, parseFirstAndLatest } from './detail/episodeLister.js';
+import { parseFirstAndLatest, readEpisodeLister } from './detail/episodeLister.js';
 import { infoRows, type InfoRow } from './detail/infoRows.js';
 import { termsOf } from './detail/terms.js';
 import { LayoutChangedError } from './errors.js';
-import { loadMainColumnBlocks } from './scope.js';
+import { loadMainColumnBlocks, mainColumnMarkup } from './scope.js';
 import { parseRating, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageUrl, slugFromUrl } from './url.js';
@@ -43,7 +43,6 @@ const SERIES_BLOCKS = {
   synopsis: (el, classes) => classes.includes('entry-content') && el.attribs['itemprop'] === 'description',
   synopsisBlock: (_el, classes) => classes.includes('synp'),
   tags: (_el, classes) => classes.includes('bottom') && classes.includes('tags'),
-  lister: (_el, classes) => classes.includes('eplister'),
   lastend: (_el, classes) => classes.includes('lastend'),
 } satisfies Record<string, Matcher>;
 
@@ -66,7 +65,9 @@ const INFOX_PARTS = {
 
 /** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
 export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
-  const { $, main, found: blocks } = loadMainColumnBlocks(html, SERIES_BLOCKS);
+  const column = mainColumnMarkup(html);
+  const lister = readEpisodeLister(column, pageUrl);
+  const { $, main, found: blocks } = loadMainColumnBlocks(lister?.rest ?? column, SERIES_BLOCKS);
   // A page without the series box (a list, an episode, a redesign) is not a series page.
   const box = blocks.full === undefined ? {} : firstMatches(blocks.full, BOX_PARTS);
   const infox = box.infox === undefined ? {} : firstMatches(box.infox, INFOX_PARTS);
@@ -75,7 +76,7 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
   if (!title || spe === undefined) throw new LayoutChangedError('series', [...(title ? [] : ['title']), ...(spe ? [] : ['info'])]);
 
   const info = infoFields($, infoRows($, spe), pageUrl);
-  const episodes = blocks.lister === undefined ? null : parseEpisodeLister($, blocks.lister, pageUrl);
+  const episodes = lister?.entries ?? null;
   const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, pageUrl);
   const synopsisBlockContent = blocks.synopsisBlock && firstMatch(blocks.synopsisBlock, (_el, classes) => classes.includes('entry-content'));
   const synopsis = parseSynopsis($, blocks.synopsis ?? synopsisBlockContent);

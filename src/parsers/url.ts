@@ -66,7 +66,7 @@ export function imageSrc(img: Cheerio<Element>, pageUrl: string): string | null 
 }
 
 /** imageSrc of an element found by a walk: reading its attributes needs no Cheerio wrapper. */
-export function imageUrl(img: Element | undefined, pageUrl: string): string | null {
+export function imageUrl(img: Pick<Element, 'attribs'> | undefined, pageUrl: string): string | null {
   if (img === undefined) return null;
   const candidates = [
     ...LAZY_ATTRIBUTES.map((name) => img.attribs[name]),

@@ -82,7 +82,11 @@ const MAX_CLASS_LISTS = 5_000;
 
 /** The element's class names, split once per distinct `class` attribute. */
 export function classListOf(el: Element): readonly string[] {
-  const attribute = el.attribs['class'];
+  return classNamesOf(el.attribs['class']);
+}
+
+/** The names of a `class` attribute, split once per distinct value. */
+export function classNamesOf(attribute: string | undefined): readonly string[] {
   if (attribute === undefined) return NO_CLASSES;
   let classes = CLASS_LISTS.get(attribute);
   if (classes === undefined) {

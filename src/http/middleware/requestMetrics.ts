@@ -2,12 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Metrics } from '../../metrics.js';
 
-/** Counts and times one finished answer by route pattern, method and status. */
+/** Times one finished answer by route pattern, method and status (http_requests_total counts from it, metrics.ts). */
 export function observeAnswer(metrics: Metrics, route: string, method: string, status: number, durationMs: number): void {
-  // One labels object for both series; prom-client's timer would copy it and read the clock again.
-  const labels = { route, method, status: String(status) };
-  metrics.httpRequestDuration.observe(labels, durationMs / 1000);
-  metrics.httpRequests.inc(labels);
+  // prom-client's timer would copy the labels and read the clock again.
+  metrics.httpRequestDuration.observe({ route, method, status: String(status) }, durationMs / 1000);
 }
 
 /** Counts and times one answer by route pattern, method and status once it is finished. */

@@ -7,7 +7,7 @@ import { parseEpisodeCard } from './cards/episodeCard.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { allWithin, blockByHeading, firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
+import { allWithin, blockByHeading, firstWithin, listingMarkup, mainColumn } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
@@ -20,7 +20,7 @@ const LATEST_RELEASE_HEADINGS = ['latest release', 'rilisan terbaru'];
 /** Home `/` or `/page/N/`: slider, Popular Today, Latest Release (paged), genre recommendations. */
 export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeData> {
   // Everything the home page gives is in its main column (slider included).
-  const $ = load(mainColumnMarkup(html));
+  const $ = load(listingMarkup(html));
   const main = mainColumn($);
   const data: HomeData = { slider: [], popularToday: [], latestRelease: [], recommendations: [] };
   const missing: string[] = [];

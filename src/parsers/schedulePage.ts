@@ -3,7 +3,7 @@ import type { Element } from 'domhandler';
 import { WEEKDAYS, type ScheduleData, type ScheduleDay, type Weekday } from '../contract/browse.js';
 import { parseScheduledCard } from './cards/scheduledCard.js';
 import { LayoutChangedError } from './errors.js';
-import { allWithin, headingIn, mainColumn, mainColumnMarkup } from './scope.js';
+import { allWithin, headingIn, listingMarkup, mainColumn } from './scope.js';
 import type { ParsedPage } from './types.js';
 import { elementText, firstMatch } from './walk.js';
 
@@ -20,7 +20,7 @@ const DAY_NAMES: Record<string, Weekday> = {
 
 /** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday (research 2.11), returned Monday first. */
 export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<ScheduleData> {
-  const $ = load(mainColumnMarkup(html));
+  const $ = load(listingMarkup(html));
   const days: ScheduleDay[] = [];
   for (const block of allWithin(mainColumn($), (_el, classes) => classes.includes('schedulepage'))) {
     const label = elementText($, headingOf(block));

@@ -3,13 +3,13 @@ import type { SeriesCard } from '../contract/schemas.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { firstWithin, mainColumn, mainColumnMarkup } from './scope.js';
+import { firstWithin, listingMarkup, mainColumn } from './scope.js';
 import type { ParsedPage } from './types.js';
 import { selectionOf } from './walk.js';
 
 /** Search `/?s=q` or `/page/N/?s=q`: series cards of the main column's `.listupd`. */
 export function parseSearchPage(html: string, pageUrl: string): ParsedPage<{ results: SeriesCard[] }> {
-  const $ = load(mainColumnMarkup(html));
+  const $ = load(listingMarkup(html));
   const main = mainColumn($);
   const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
   const results = cardsIn($, list, pageUrl, parseSeriesCard);

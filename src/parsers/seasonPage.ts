@@ -2,13 +2,13 @@ import { load } from 'cheerio/slim';
 import type { SeasonData } from '../contract/browse.js';
 import { parseSeasonCard } from './cards/seasonCard.js';
 import { LayoutChangedError } from './errors.js';
-import { allWithin, mainColumn, mainColumnMarkup } from './scope.js';
+import { allWithin, listingMarkup, mainColumn } from './scope.js';
 import { termOfPage } from './term.js';
 import type { ParsedPage } from './types.js';
 
 /** `/season/{slug}/`: the season's own card layout, every series on one page (research 2.12). */
 export function parseSeasonPage(html: string, pageUrl: string): ParsedPage<SeasonData> {
-  const $ = load(mainColumnMarkup(html));
+  const $ = load(listingMarkup(html));
   const main = mainColumn($);
   // The research names the heading `.newseason h1`; the theme's usual `.releases h1` is the fallback.
   const term = termOfPage(main, '.newseason h1', pageUrl, 'season') ?? termOfPage(main, '.releases h1', pageUrl, 'season');

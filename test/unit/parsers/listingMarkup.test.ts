@@ -23,8 +23,8 @@ describe('listingMarkup', () => {
     );
   });
 
-  it('removes every closed form, whatever its case and attributes', () => {
-    const html = '<div class="postbody"><FORM>a</FORM ><p>kept</p><form\nclass="x">b</form></div><div id="sidebar"></div>';
+  it('removes every closed form and noscript, whatever its case and attributes', () => {
+    const html = '<div class="postbody"><FORM>a</FORM ><p>kept</p><form\nclass="x">b</form><NoScript><img src="x"></noscript></div><div id="sidebar"></div>';
     expect(listingMarkup(html)).toBe('<div class="postbody"><p>kept</p></div>');
   });
 
@@ -36,7 +36,20 @@ describe('listingMarkup', () => {
     expect(listingMarkup(unclosed)).toBe(mainColumnMarkup(unclosed));
   });
 
-  it('leaves a main column without forms as it is', () => {
+  it('removes the noscript copies of lazy images, and the cards keep their posters', () => {
+    // termListing/genre-page2: a lazysizes poster (placeholder src, data-src) and its noscript copy.
+    const genrePage = loadFixture('termListing', 'genre-page2');
+    const copy = '<noscript><img src="https://anichin.cafe/wp-content/uploads/2023/02/The-Emperors-Tomb.jpg"></noscript>';
+    expect(mainColumnMarkup(genrePage.html)).toContain(copy);
+    expect(listingMarkup(genrePage.html)).toBe(mainColumnMarkup(genrePage.html).replace(copy, ''));
+    const options = { pageKind: 'genres', emptyIsValid: true };
+    const withCopies = `<html><body>${mainColumnMarkup(genrePage.html)}</body></html>`;
+    const posters = (html: string) => parseSeriesListPage(html, genrePage.pageUrl, options).data.series.map((card) => card.poster);
+    expect(posters(genrePage.html)).toEqual(posters(withCopies));
+    expect(posters(genrePage.html)).toContain('https://anichin.cafe/wp-content/uploads/2023/02/The-Emperors-Tomb.jpg');
+  });
+
+  it('leaves a main column without forms or noscript as it is', () => {
     const ongoing = loadFixture('seriesList', 'ongoing-page2');
     expect(listingMarkup(ongoing.html)).toBe(mainColumnMarkup(ongoing.html));
   });

@@ -3,8 +3,8 @@ import type { Element } from 'domhandler';
 import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../contract/schemas.js';
 import { blockByHeading, sidebarMarkup, sidebarWidgetMarkups } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
-import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
+import { imageUrl, linkTarget, slugFromUrl } from './url.js';
+import { allMatches, classNamesOf, elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 /** A sidebar widget's items plus the names of the parts that were not on the page. */
 export interface WidgetResult<T> {
@@ -34,10 +34,9 @@ export const GENRE_WIDGET: Widget<Genre[]> = {
   read($, section, pageUrl) {
     const genres: Genre[] = [];
     for (const link of section === null ? [] : allMatches(section, isGenreLink(section))) {
-      const url = absoluteUrl(link.attribs['href'], pageUrl);
+      const target = genreTarget(link.attribs['href'], pageUrl);
       const name = elementText($, link);
-      const slug = url === null ? null : genreSlug(url);
-      if (url !== null && slug !== null && name) genres.push({ name, slug, url });
+      if (target !== null && name) genres.push({ name, slug: target.slug, url: target.url });
     }
     const unique = uniqueBySlug(genres);
     return { data: unique, missing: unique.length > 0 ? [] : ['genreWidget'] };
@@ -215,12 +214,11 @@ function seriesEntry($: CheerioAPI, item: Element, parts: ItemParts, pageUrl: st
 
 function genreTags($: CheerioAPI, item: Element, pageUrl: string): GenreTag[] {
   const tags: GenreTag[] = [];
-  const isTagLink: Matcher = (el) => el.name === 'a' && (el.attribs['rel'] ?? '').split(/\s+/).includes('tag');
+  const isTagLink: Matcher = (el) => el.name === 'a' && classNamesOf(el.attribs['rel']).includes('tag');
   for (const link of allMatches(item, isTagLink)) {
-    const url = absoluteUrl(link.attribs['href'], pageUrl);
+    const target = genreTarget(link.attribs['href'], pageUrl);
     const name = elementText($, link);
-    const slug = url === null ? null : genreSlug(url);
-    if (name && slug !== null) tags.push({ name, slug });
+    if (name && target !== null) tags.push({ name, slug: target.slug });
   }
   return tags;
 }
@@ -228,9 +226,17 @@ function genreTags($: CheerioAPI, item: Element, pageUrl: string): GenreTag[] {
 // `https://host/genres/action` of `https://host/genres/action/page/2/`; `url` is absolute already.
 const GENRE_PATH = /^[a-z][a-z\d+.-]*:\/\/[^/?#]+\/genres\/[^/?#]+/i;
 
-/** The `{slug}` of a `/genres/{slug}/` link (or of `/genres/{slug}/page/2/`), with one URL parse where there were three. */
-function genreSlug(url: string): string | null {
-  return slugFromUrl(GENRE_PATH.exec(url)?.[0] ?? url);
+/**
+ * Where a genre link points, with the `{slug}` of `/genres/{slug}/` (or of `/genres/{slug}/page/2/`):
+ * one URL parse for the usual link, where the slug is its last segment; null without either.
+ */
+function genreTarget(href: string | undefined, pageUrl: string): { url: string; slug: string } | null {
+  const target = linkTarget(href, pageUrl);
+  const genrePath = target === null ? undefined : GENRE_PATH.exec(target.url)?.[0];
+  // Past the genre's own path (a page of it, a query) the last segment is not the genre's.
+  if (target === null || genrePath === undefined || target.url.length <= genrePath.length + 1) return target;
+  const slug = slugFromUrl(genrePath);
+  return slug === null ? null : { url: target.url, slug };
 }
 
 function uniqueBySlug(genres: Genre[]): Genre[] {

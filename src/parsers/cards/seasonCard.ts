@@ -4,13 +4,13 @@ import type { SeasonCard } from '../../contract/browse.js';
 import type { Term } from '../../contract/schemas.js';
 import { cleanText, parseRating } from '../text.js';
 import { imageUrl, linkTarget } from '../url.js';
-import { allMatches, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from '../walk.js';
+import { allMatches, classNamesOf, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from '../walk.js';
 
 // The season page's own card (research 2.12): `div.card > div.card-box > a[href][rel]` (thumb,
 // `.card-title > h2`, `span.studio`) and `div.card-info` (`.alternative`, `.stats .left/.right`,
 // `.status`, `.desc p`, `.card-info-bottom a[rel=tag]`).
 
-const isTag = (el: Element) => el.name === 'a' && (el.attribs['rel'] ?? '').split(/\s+/).includes('tag');
+const isTag = (el: Element) => el.name === 'a' && classNamesOf(el.attribs['rel']).includes('tag');
 
 const SEASON_CARD_ROLES = {
   link: (el) => el.name === 'a' && el.attribs['href'] !== undefined && !isTag(el),

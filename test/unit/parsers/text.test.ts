@@ -6,6 +6,16 @@ describe('cleanText', () => {
     ['  Renegade\n\t Immortal  ', 'Renegade Immortal'],
     ['Season\u00a05', 'Season 5'],
     ['\u00a0 \n', ''],
+    // Each thing the no-change test looks for, alone in an otherwise clean text.
+    ['Soul  Land', 'Soul Land'],
+    ['Soul\tLand', 'Soul Land'],
+    ['Soul\nLand', 'Soul Land'],
+    ['Soul\u3000Land', 'Soul Land'],
+    [' Soul Land', 'Soul Land'],
+    ['Soul Land ', 'Soul Land'],
+    ['\ufeffSoul Land', 'Soul Land'],
+    ['Soul Land 2', 'Soul Land 2'],
+    ['', ''],
     [undefined, ''],
     [null, ''],
   ])('%j → %j', (input, expected) => {

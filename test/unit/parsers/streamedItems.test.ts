@@ -40,6 +40,16 @@ describe('streamListItems', () => {
     expect(streamed?.rest).toBe(after);
   });
 
+  it.each([
+    ['Latin-1 only (read from a one-byte copy)', 'Café Épisode 2'],
+    ['a character beyond Latin-1 (read as it is)', 'Soul Land • 斗罗大陆 Episode 2'],
+  ])('keeps every character of a list with %s', (_kind, title) => {
+    const list = `<div class="eplister"><ul><li><a href="/ep-2/"><div class="epl-title">${title}</div></a></li></ul></div>`;
+    const streamed = streamListItems(`${before}${list}<p>›</p>`, LIST_TAG, ROLES);
+    expect(streamed?.items[0]?.title?.text).toBe(title);
+    expect(streamed?.rest).toBe(`${before}<p>›</p>`);
+  });
+
   it('is null when the markup has no such element', () => {
     expect(streamListItems(before + after, LIST_TAG, ROLES)).toBeNull();
   });

@@ -19,6 +19,11 @@ export interface StreamedPart {
 
 export type StreamedItem<Role extends string> = Partial<Record<Role, StreamedPart>>;
 
+/** An open element, and the parts whose text its text is part of. */
+interface OpenElement extends StreamedElement {
+  capturing: readonly StreamedPart[];
+}
+
 const NOT_CAPTURING: readonly StreamedPart[] = [];
 
 // V8 stores a string with any character above U+00FF at two bytes per character, and every slice
@@ -48,35 +53,35 @@ export function streamListItems<Role extends string>(
   const start = markup.search(opening);
   if (start < 0) return null;
   const roleNames = Object.keys(roles) as Role[];
+  // Roles by position while an item is open (a record per item is built once, at its end).
+  const matchers = roleNames.map((role) => roles[role]);
   const items: StreamedItem<Role>[] = [];
-  // The open elements, innermost last; each knows the parts whose text it is part of.
-  const open: Array<{ element: StreamedElement; capturing: readonly StreamedPart[] }> = [];
-  let item: { parts: StreamedItem<Role>; depth: number } | undefined;
+  const open: OpenElement[] = [];
+  let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
   const parser = new Parser({
     onopentag(name, attribs) {
-      const parentEntry = open.at(-1);
-      const element: StreamedElement = { name, attribs, classes: classNamesOf(attribs['class']), parent: parentEntry?.element };
-      let capturing = parentEntry?.capturing ?? NOT_CAPTURING;
+      const parent = open.at(-1);
+      const element: OpenElement = { name, attribs, classes: classNamesOf(attribs['class']), parent, capturing: parent?.capturing ?? NOT_CAPTURING };
       if (name === 'li' && item === undefined) {
-        item = { parts: {}, depth: open.length + 1 };
+        item = { parts: new Array<StreamedPart | undefined>(matchers.length), depth: open.length + 1 };
       } else if (item !== undefined) {
-        for (const role of roleNames) {
-          if (item.parts[role] === undefined && roles[role](element)) {
+        for (let role = 0; role < matchers.length; role++) {
+          if (item.parts[role] === undefined && matchers[role]!(element)) {
             const part = { attribs, text: '' };
             item.parts[role] = part;
-            capturing = [...capturing, part];
+            element.capturing = [...element.capturing, part];
           }
         }
       }
-      open.push({ element, capturing });
+      open.push(element);
     },
     ontext(text) {
-      for (const part of open.at(-1)?.capturing ?? []) part.text += text;
+      for (const part of open.at(-1)?.capturing ?? NOT_CAPTURING) part.text += text;
     },
     onclosetag() {
       if (item !== undefined && open.length === item.depth) {
-        items.push(item.parts);
+        items.push(recordOf(roleNames, item.parts));
         item = undefined;
       }
       open.pop();
@@ -89,4 +94,12 @@ export function streamListItems<Role extends string>(
   parser.write(oneByteIfItFits(markup.slice(start)));
   if (open.length > 0) parser.end();
   return { items, rest: markup.slice(0, start) + markup.slice(end) };
+}
+
+function recordOf<Role extends string>(roleNames: readonly Role[], parts: ReadonlyArray<StreamedPart | undefined>): StreamedItem<Role> {
+  const item: StreamedItem<Role> = {};
+  roleNames.forEach((role, index) => {
+    if (parts[index] !== undefined) item[role] = parts[index];
+  });
+  return item;
 }

@@ -55,7 +55,7 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
     const result = valid && deps.catalog.cached(valid.endpoint, valid.input);
     if (!valid || !result) return app(req, res);
     if (!remembered) validRequests.set(url, valid);
-    answerFromCache(req, res, valid.endpoint.path, result, deps, finished);
+    void answerFromCache(req, res, valid.endpoint.path, result, deps, finished);
   };
 }
 
@@ -75,27 +75,31 @@ function validate(url: string): ValidRequest | undefined {
  * it is rather than from a header map built one `setHeader` at a time. The answer is written at
  * once, so the log line follows it directly rather than from a 'finish' listener.
  */
-function answerFromCache(
+async function answerFromCache(
   req: IncomingMessage,
   res: ServerResponse,
   route: string,
   result: CatalogResult,
   deps: HitPathDeps,
   finished: RequestFinishedHook,
-): void {
+): Promise<void> {
   const started = performance.now();
   // Filled in as the request goes (cache or error code), then logged.
   const fields: RequestLogFields = { requestId: requestIdOf(req), route };
-  deps.quota
-    .count(req)
-    .then(({ headers, refused }) => {
-      const head = [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId, ...headers];
-      if (refused !== undefined) return refuse(res, refused, head, fields, deps.logger);
+  const head = [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId];
+  try {
+    const { headers, refused } = await deps.quota.count(req);
+    head.push(...headers);
+    if (refused !== undefined) {
+      refuse(res, refused, head, fields, deps.logger);
+    } else {
       fields.cache = result.cacheStatus;
       sendCatalogAnswer(req, res, result, deps.now(), head);
-    })
-    .catch((error: unknown) => refuse(res, error, [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId], fields, deps.logger))
-    .then(() => logRequest(deps.logger, req, res, fields, started, finished));
+    }
+  } catch (error) {
+    refuse(res, error, head, fields, deps.logger);
+  }
+  logRequest(deps.logger, req, res, fields, started, finished);
 }
 
 /** The contract's error envelope instead of the answer: the quota's 429, or its store failing. */

@@ -1,7 +1,12 @@
+import { createServer } from 'node:http';
 import { pino } from 'pino';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
+import { endpoints } from '../../src/catalog/endpoints/index.js';
+import type { CatalogService } from '../../src/catalog/service.js';
+import { withCachedHits } from '../../src/http/hitPath.js';
+import type { Quota } from '../../src/http/middleware/rateLimit.js';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
@@ -73,5 +78,29 @@ describe('the cached-hit path', () => {
     expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="304"} 1');
     expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="429"} 1');
     expect(scrape).toContain('http_request_duration_seconds_count{route="/catalog/genres",method="GET",status="200"} 2');
+  });
+});
+
+describe('the cached-hit path when the quota cannot be counted', () => {
+  it('answers the 500 envelope with the request id and the API headers, and logs the line with its code', async () => {
+    const answer = { body: Buffer.from('{}'), etag: 'W/"x"', fetchedAt: Date.now(), ttlSeconds: 60, upstream: { url: '', status: 200, attempts: 1, durationMs: 1 } };
+    const catalog = { cached: () => ({ answer, cacheStatus: 'HIT' }), fetch: () => Promise.reject(new Error('not used')) } as unknown as CatalogService;
+    const quota = Object.assign(() => undefined, { count: () => Promise.reject(new Error('quota store down')) }) as unknown as Quota;
+    const logged: RequestLine[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as RequestLine) });
+    const notExpress = () => {
+      throw new Error('the hit path must answer this request itself');
+    };
+    const listener = withCachedHits(notExpress, { catalog, quota, logger, metrics: createMetrics(), now: Date.now });
+
+    const res = await request(createServer(listener)).get(endpoints[0]!.path).set('X-Request-Id', 'trace-down-0001');
+    expect(res.status).toBe(500);
+    expect(res.body).toMatchObject({ status: 'error', error: { code: 'INTERNAL_ERROR' }, requestId: 'trace-down-0001' });
+    expect(res.text).not.toContain('quota store down');
+    expect(res.headers['x-request-id']).toBe('trace-down-0001');
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['cache-control']).toBe('no-store');
+    const line = logged.find((entry) => entry.msg === 'request');
+    expect(line).toMatchObject({ requestId: 'trace-down-0001', route: endpoints[0]!.path, status: 500, errorCode: 'INTERNAL_ERROR' });
   });
 });

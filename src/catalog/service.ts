@@ -58,6 +58,17 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
 export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, shared }: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
+  // The cached-hit path keeps each URL's validated input object and asks with it again and again;
+  // its key is built once. An input object belongs to the one endpoint whose schema produced it.
+  const keys = new WeakMap<Record<string, unknown>, string>();
+  const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>): string => {
+    let key = keys.get(input);
+    if (key === undefined) {
+      key = cacheKey(endpoint, input);
+      keys.set(input, key);
+    }
+    return key;
+  };
 
   async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogAnswer> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
@@ -127,7 +138,7 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
   }
 
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
-    const key = cacheKey(endpoint, input);
+    const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
     if (found === undefined) return undefined;
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
@@ -136,7 +147,7 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
 
   async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult> {
     onLookup('miss');
-    const key = cacheKey(endpoint, input);
+    const key = keyOf(endpoint, input);
     const answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
     // Another instance's answer is a hit of the shared cache (or stale, and refreshed).
     const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);

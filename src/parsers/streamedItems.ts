@@ -1,3 +1,4 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
 import { Parser } from 'htmlparser2';
 import { classNamesOf } from './walk.js';
 
@@ -36,14 +37,19 @@ function oneByteIfItFits(markup: string): string {
   return BEYOND_LATIN1.test(markup) ? markup : Buffer.from(markup, 'latin1').toString('latin1');
 }
 
+// htmlparser2 leaves the text of these elements as it is (scripts, styles; its tokenizer treats
+// textarea and xmp alike); every other text, and every attribute value, has its entities decoded.
+const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp']);
+
 /**
  * Reads the `li` items of the first element whose opening tag `opening` finds in `markup` (a long
  * episode list), without building its tree: for each item, the first element of each role, as
  * `firstMatches` and `elementText` would give them on the tree. htmlparser2 parses the element
- * as it does for cheerio (the same events, entities, implied end tags) and stops at its end tag.
- * A 200-entry list is most of a detail page, and building its tree cost as much again as parsing
- * it. `rest` is the markup without the element, for the tree of everything else; null when no
- * opening tag is found.
+ * as it does for cheerio (the same events, implied end tags) and stops at its end tag. Entities are
+ * decoded here, by htmlparser2's decoder in its modes, only in what the roles see, so that its
+ * tokenizer skips through the rest. A 200-entry list is most of a detail page, and building its
+ * tree cost as much again as parsing it. `rest` is the markup without the element, for the tree of
+ * everything else; null when no opening tag is found.
  */
 export function streamListItems<Role extends string>(
   markup: string,
@@ -61,6 +67,7 @@ export function streamListItems<Role extends string>(
   let end = markup.length;
   const parser = new Parser({
     onopentag(name, attribs) {
+      for (const attribute in attribs) if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
       const parent = open.at(-1);
       const element: OpenElement = { name, attribs, classes: classNamesOf(attribs['class']), parent, capturing: parent?.capturing ?? NOT_CAPTURING };
       if (name === 'li' && item === undefined) {
@@ -76,8 +83,11 @@ export function streamListItems<Role extends string>(
       }
       open.push(element);
     },
-    ontext(text) {
-      for (const part of open.at(-1)?.capturing ?? NOT_CAPTURING) part.text += text;
+    ontext(raw) {
+      const innermost = open.at(-1);
+      if (innermost === undefined || innermost.capturing.length === 0) return;
+      const text = raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
+      for (const part of innermost.capturing) part.text += text;
     },
     onclosetag() {
       if (item !== undefined && open.length === item.depth) {
@@ -90,7 +100,7 @@ export function streamListItems<Role extends string>(
         parser.pause();
       }
     },
-  });
+  }, { decodeEntities: false });
   parser.write(oneByteIfItFits(markup.slice(start)));
   if (open.length > 0) parser.end();
   return { items, rest: markup.slice(0, start) + markup.slice(end) };

@@ -50,6 +50,30 @@ describe('streamListItems', () => {
     expect(streamed?.rest).toBe(`${before}<p>›</p>`);
   });
 
+  // Entities as htmlparser2 decodes them while it builds cheerio's tree: legacy names without a
+  // semicolon in text but not before `=` in an attribute, numeric references, and none in scripts.
+  it('decodes entities in texts and attributes as the tree has them', () => {
+    const items = [
+      '<li><a href="/ep-3/?a=1&amp;b=2&copy=3" title="Tom &amp; Jerry&#8217;s"><div class="epl-num">03</div><div class="epl-title">Fish &amp chips &notit; &#x2014; &lt;3</div></a></li>',
+      '<li><a href="/ep-2/"><div class="epl-title">A<script>if (a &amp;&amp; b) x = "&lt;"</script>B<style>p::after { content: "&amp;" }</style>C &AMP; D</div></a></li>',
+      '<li><a href="/ep-1/" data-x="&quot;q&quot;"><div class="epl-num">&#48;1</div><div class="epl-title">One <textarea>&amp;</textarea> &amp; <title>&amp;</title></div></a></li>',
+    ];
+    const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
+    const streamed = streamListItems(html, LIST_TAG, ROLES);
+    const $ = load(html);
+    const treeRoles: Record<string, Matcher> = {
+      link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+      num: (el) => hasClass(el, 'epl-num'),
+      title: (el) => hasClass(el, 'epl-title'),
+    };
+    const tree = $('.eplister li')
+      .toArray()
+      .map((li) => Object.fromEntries(Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [role, { attribs: (el as Element).attribs, text: $(el as Element).text() }])));
+    expect(streamed?.items).toEqual(tree);
+    expect(streamed?.items[0]?.link?.attribs).toEqual({ href: '/ep-3/?a=1&b=2&copy=3', title: 'Tom & Jerry’s' });
+    expect(streamed?.items[0]?.title?.text).toBe('Fish & chips ¬it; — <3');
+  });
+
   it('is null when the markup has no such element', () => {
     expect(streamListItems(before + after, LIST_TAG, ROLES)).toBeNull();
   });

@@ -72,6 +72,13 @@ async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOu
     return { value: await options.produce(), producedHere: true };
   }
   try {
+    // The holder before us may have stored its result and let go of the lock between our last look
+    // and our SET NX: one more look, now that no one else can be producing.
+    const storedMeanwhile = await options.read().catch((error: unknown) => {
+      redis.fellBack(use, error);
+      return undefined;
+    });
+    if (storedMeanwhile !== undefined) return { value: storedMeanwhile, producedHere: false };
     const value = await options.produce();
     await options.write(value).catch((error: unknown) => redis.fellBack(use, error));
     return { value, producedHere: true };

@@ -34,13 +34,19 @@ async function untilLocked(redis: RedisConnection, name: string): Promise<void> 
   while ((await redis.client.exists(`lock:${name}`)) === 0) await sleep(5);
 }
 
-function once(redis: RedisConnection, name: string, produce: () => Promise<string>, waitMs = 5_000): Promise<{ value: string; producedHere: boolean }> {
+function once(
+  redis: RedisConnection,
+  name: string,
+  produce: () => Promise<string>,
+  waitMs = 5_000,
+  read = async () => (await redis.client.get(`result:${name}`)) ?? undefined,
+): Promise<{ value: string; producedHere: boolean }> {
   const options: SharedOnceOptions<string> = {
     redis,
     use: 'lock',
     lockKey: `lock:${name}`,
     lockMs: 5_000,
-    read: async () => (await redis.client.get(`result:${name}`)) ?? undefined,
+    read,
     produce,
     write: async (value) => {
       await redis.client.set(`result:${name}`, value, 'PX', 5_000);
@@ -89,5 +95,29 @@ describe('sharedOnce', () => {
     expect(await slow).toEqual({ value: 'late answer', producedHere: true });
     expect(await patient).toEqual({ value: 'late answer', producedHere: false });
     expect(producedByWaiter).toBe(false);
+  });
+
+  it('gives a waiter the holder\'s answer when the holder stores it and lets go between the waiter\'s look and its lock', async () => {
+    const [holder, waiter] = [await instance(), await instance()];
+    // The holder's lock; it finishes (stores its answer, then lets go) just after the waiter's first look.
+    await holder.client.set('lock:race', 'the holder', 'PX', 5_000);
+    let looks = 0;
+    const look = async () => {
+      looks++;
+      const found = (await waiter.client.get('result:race')) ?? undefined;
+      if (looks === 1) {
+        await holder.client.set('result:race', 'answer of the holder', 'PX', 5_000);
+        await holder.client.del('lock:race');
+      }
+      return found;
+    };
+    let producedByWaiter = false;
+    const outcome = await once(waiter, 'race', async () => {
+      producedByWaiter = true;
+      return 'a second answer';
+    }, 5_000, look);
+    expect(outcome).toEqual({ value: 'answer of the holder', producedHere: false });
+    expect(producedByWaiter).toBe(false);
+    expect(await waiter.client.get('lock:race')).toBeNull();
   });
 });

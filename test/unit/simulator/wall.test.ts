@@ -15,13 +15,18 @@ beforeAll(async () => {
 });
 afterAll(() => simulator.close());
 
-/** Does in Node what the challenge page's script does in a browser. */
-function prove(page: string): { ray: string; nonce: string; answer: number } {
+const work = (nonce: string, answer: number) => createHash('sha256').update(`${nonce}:${AGENT}:${answer}`).digest('hex');
+
+/** Does in Node what the challenge page's script does in a browser; `wrong` is an answer whose work falls short. */
+function prove(page: string): { ray: string; nonce: string; answer: number; wrong: number } {
   const ray = /cRay: '([^']+)'/.exec(page)?.[1] ?? '';
   const nonce = /cN: '([^']+)'/.exec(page)?.[1] ?? '';
   let answer = 0;
-  while (!createHash('sha256').update(`${nonce}:${AGENT}:${answer}`).digest('hex').startsWith('0')) answer++;
-  return { ray, nonce, answer };
+  while (!work(nonce, answer).startsWith('0')) answer++;
+  // At difficulty 1 one answer in 16 passes by chance, so the wrong one is checked, not assumed.
+  let wrong = -1;
+  while (work(nonce, wrong).startsWith('0')) wrong--;
+  return { ray, nonce, answer, wrong };
 }
 
 describe('the wall', () => {
@@ -41,7 +46,7 @@ describe('the wall', () => {
     const proof = prove((await get('/')).data);
     const flow = `/cdn-cgi/challenge-platform/h/b/flow/ov1/${proof.ray}`;
     expect((await post(flow, { nonce: proof.nonce, answer: proof.answer, wd: true })).status).toBe(403);
-    expect((await post(flow, { nonce: proof.nonce, answer: -1, wd: false })).status).toBe(403);
+    expect((await post(flow, { nonce: proof.nonce, answer: proof.wrong, wd: false })).status).toBe(403);
     const granted = await post(flow, { nonce: proof.nonce, answer: proof.answer, wd: false });
     expect(granted.status).toBe(200);
     const setCookie = granted.headers['set-cookie']?.[0] ?? '';

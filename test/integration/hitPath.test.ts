@@ -81,6 +81,30 @@ describe('the cached-hit path', () => {
   });
 });
 
+describe('a parametrised endpoint on both paths', () => {
+  it('is logged and counted under its table path by the Express path (the miss) and the hit path alike', async () => {
+    const seen: RequestLine[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => seen.push(JSON.parse(line) as RequestLine) });
+    const counted = createMetrics();
+    const both = createApp({ config: { ...stack.config, RATE_LIMIT_MAX: 100 }, logger, metrics: counted });
+    try {
+      const miss = await request(both).get('/catalog/series/shadow-chronicle');
+      const hit = await request(both).get('/catalog/series/shadow-chronicle');
+      expect([miss.status, miss.headers['x-cache'], hit.status, hit.headers['x-cache']]).toEqual([200, 'MISS', 200, 'HIT']);
+      const routes = seen.filter((line) => line.msg === 'request').map((line) => [line.route, line.cache]);
+      expect(routes).toEqual([
+        ['/catalog/series/{slug}', 'MISS'],
+        ['/catalog/series/{slug}', 'HIT'],
+      ]);
+      const scrape = await counted.registry.metrics();
+      expect(scrape).toContain('http_requests_total{route="/catalog/series/{slug}",method="GET",status="200"} 2');
+      expect(scrape).not.toContain('/catalog/series/:slug');
+    } finally {
+      await both.close();
+    }
+  });
+});
+
 describe('the cached-hit path when the quota cannot be counted', () => {
   it('answers the 500 envelope with the request id and the API headers, and logs the line with its code', async () => {
     const answer = { body: Buffer.from('{}'), etag: 'W/"x"', fetchedAt: Date.now(), ttlSeconds: 60, upstream: { url: '', status: 200, attempts: 1, durationMs: 1 } };

@@ -67,7 +67,7 @@ export function requestLog(logger: Logger, onFinished?: RequestFinishedHook): Re
   return (req, res, next) => {
     logWhenFinished(logger, req, res, () => ({
       requestId: res.locals.requestId,
-      route: req.route?.path ?? req.path,
+      route: res.locals.route ?? req.route?.path ?? req.path,
       upstream: res.locals.upstream,
       errorCode: res.locals.errorCode,
       cache: res.getHeader('x-cache'),

@@ -26,6 +26,9 @@ export function requestMetrics(metrics: Metrics): RequestHandler {
 }
 
 function routeLabel(req: Request, res: Response): string {
+  // A catalog endpoint by its table path (the cached-hit path's label too), else the route pattern.
+  const named: unknown = res.locals.route;
+  if (typeof named === 'string') return named;
   const pattern: unknown = req.route?.path;
   if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
   return res.statusCode === 404 ? 'unmatched' : 'other';

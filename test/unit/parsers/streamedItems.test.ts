@@ -43,6 +43,7 @@ describe('streamListItems', () => {
   it.each([
     ['Latin-1 only (read from a one-byte copy)', 'Café Épisode 2'],
     ['a character beyond Latin-1 (read as it is)', 'Soul Land • 斗罗大陆 Episode 2'],
+    ['a character beyond the BMP (a surrogate pair)', 'Episode 2 🔥'],
   ])('keeps every character of a list with %s', (_kind, title) => {
     // The page before the list holds a character beyond Latin-1, as a breadcrumb's `›` does.
     const list = `<div class="eplister"><ul><li><a href="/ep-2/"><div class="epl-title">${title}</div></a></li></ul></div>`;

@@ -21,6 +21,20 @@ export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
 // The theme's layout puts `div.postbody` before `div#sidebar` (research 2.0).
 const POSTBODY_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?postbody[\s"'>]/gi;
 const SIDEBAR_TAG = /<div\s[^>]*\bid\s*=\s*["']?sidebar[\s"'>]/gi;
+const SIDEBAR_WORD = /sidebar/gi;
+
+/**
+ * Where the `#sidebar` opening tag starts at or after `from`. The tag pattern is tried from the last
+ * `>` before the first "sidebar" there, since no such tag can start earlier: tried at every `<div`
+ * of a 600-episode main column, it cost 0.1 ms.
+ */
+function sidebarTagIndex(html: string, from: number): number | undefined {
+  SIDEBAR_WORD.lastIndex = from;
+  const word = SIDEBAR_WORD.exec(html);
+  if (word === null) return undefined;
+  SIDEBAR_TAG.lastIndex = Math.max(from, html.lastIndexOf('>', word.index) + 1);
+  return SIDEBAR_TAG.exec(html)?.index;
+}
 
 /**
  * The page's markup from the main column's opening tag up to the sidebar's, for page kinds that
@@ -32,9 +46,7 @@ export function mainColumnMarkup(html: string): string {
   POSTBODY_TAG.lastIndex = 0;
   const start = POSTBODY_TAG.exec(html)?.index;
   if (start === undefined) return html;
-  SIDEBAR_TAG.lastIndex = start;
-  const end = SIDEBAR_TAG.exec(html)?.index;
-  return html.slice(start, end);
+  return html.slice(start, sidebarTagIndex(html, start));
 }
 
 // A form up to its end tag, with no other form tag in between (forms never nest): a form whose end
@@ -69,8 +81,7 @@ export function loadMainColumnBlocks<Role extends string>(html: string, blocks: 
  * the main column before it is as large again. The whole page when the sidebar is not found.
  */
 export function sidebarMarkup(html: string): string {
-  SIDEBAR_TAG.lastIndex = 0;
-  const start = SIDEBAR_TAG.exec(html)?.index;
+  const start = sidebarTagIndex(html, 0);
   return start === undefined ? html : html.slice(start);
 }
 
@@ -85,11 +96,10 @@ const SECTION_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?section[\s"'>]/
  * and parse the whole sidebar when no widget here holds it. Empty when the page has no sidebar.
  */
 export function sidebarWidgetMarkups(html: string, names: readonly string[]): string[] {
-  SIDEBAR_TAG.lastIndex = 0;
-  const sidebar = SIDEBAR_TAG.exec(html);
-  if (sidebar === null) return [];
+  const sidebar = sidebarTagIndex(html, 0);
+  if (sidebar === undefined) return [];
   const starts: number[] = [];
-  SECTION_TAG.lastIndex = sidebar.index;
+  SECTION_TAG.lastIndex = sidebar;
   for (let tag = SECTION_TAG.exec(html); tag !== null; tag = SECTION_TAG.exec(html)) starts.push(tag.index);
   const heading = headingPattern(names);
   return starts.map((start, i) => html.slice(start, starts[i + 1])).filter((widget) => heading.test(widget));

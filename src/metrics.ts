@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LOG_BUFFER_MAX_BYTES, droppedLogLines } from './config/logger.js';
 
 // The Prometheus metrics behind GET /metrics. One registry per app (not prom-client's global one),
 // so that every app a test builds counts from zero.
@@ -78,6 +79,15 @@ export function createMetrics() {
       help: 'Answer cache lookups, by result (hit, miss or stale)',
       labelNames: ['result'] as const,
       registers,
+    }),
+    logLinesDropped: new Counter({
+      name: 'log_lines_dropped_total',
+      help: `Log lines dropped because stdout did not take them before ${LOG_BUFFER_MAX_BYTES / 2 ** 20} MB of lines were waiting`,
+      registers,
+      collect() {
+        this.reset();
+        this.inc(droppedLogLines());
+      },
     }),
     redisUp: new Gauge({
       name: 'redis_up',

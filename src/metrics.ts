@@ -80,6 +80,7 @@ export function createMetrics() {
       labelNames: ['result'] as const,
       registers,
     }),
+    // Counted for the process, not per app: its loggers share one stdout.
     logLinesDropped: new Counter({
       name: 'log_lines_dropped_total',
       help: `Log lines dropped because stdout did not take them before ${LOG_BUFFER_MAX_BYTES / 2 ** 20} MB of lines were waiting`,

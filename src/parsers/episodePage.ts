@@ -42,6 +42,7 @@ const META_PARTS = {
 
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
+  // The column is cut once; the list is read off it as it streams by, and the rest is parsed.
   const column = mainColumnMarkup(html);
   const list = readEpisodeList(column, pageUrl);
   const { $, main, found: blocks } = loadMainColumnBlocks(list?.rest ?? column, EPISODE_BLOCKS);

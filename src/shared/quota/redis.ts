@@ -1,22 +1,26 @@
-import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import type { ClientRateLimitInfo, MemoryStore, Options } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RedisConnection } from '../../redis/connection.js';
+import type { QuotaStore } from './store.js';
 
 /**
  * The quota's counters in Redis (rate-limit-redis: one atomic script per request, so the count is
- * exact across instances), and in this instance's memory (express-rate-limit's MemoryStore)
- * while Redis is down or fails a command. It only delegates: when Redis is back, counting goes
- * back to it, and what was counted in memory meanwhile stays in memory.
+ * exact across instances), and in `memory` (the memory implementation) while Redis is down or
+ * fails a command. It only delegates: when Redis is back, counting goes back to it, and what was
+ * counted in memory meanwhile stays in memory.
  */
-export class SharedQuotaStore implements Store {
+export class RedisQuotaStore implements QuotaStore {
   readonly localKeys = false;
   readonly prefix: string;
-  private readonly memory = new MemoryStore();
   private readonly shared: RedisStore;
   private options: Options | undefined;
   private sharedReady: Promise<void> | undefined;
 
-  constructor(private readonly redis: RedisConnection, prefix: string) {
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+    private readonly memory: MemoryStore,
+  ) {
     this.prefix = prefix;
     this.shared = new RedisStore({
       prefix,

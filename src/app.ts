@@ -5,6 +5,7 @@ import proxyaddr from 'proxy-addr';
 import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import type { CatalogAnswer } from './catalog/answer.js';
+import { warmPageParser } from './catalog/pageParser.js';
 import { createCatalogService } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
@@ -56,6 +57,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const { redis } = shared;
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, shared);
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
+  void warmPageParser();
   const catalog = createCatalogService({
     upstream,
     site,

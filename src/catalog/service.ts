@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
-import { UpstreamNotFoundError, UpstreamTimeoutError } from '../upstream/errors.js';
+import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { SharedAnswers } from '../shared/answers/store.js';
 import type { CatalogAnswer } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
+import { parsePage } from './pageParser.js';
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
@@ -42,6 +44,18 @@ export interface CatalogServiceDeps {
 }
 
 /**
+ * How long a page the service could not read (too large, cut off, not parsed within the parse
+ * deadline) answers with the same error without being fetched again. Such a page is what the
+ * upstream serves now, so a refetch within seconds would cost another fetch and up to a parse
+ * deadline of CPU for the same error; half a minute turns a burst of requests for it into one, and a
+ * page fixed upstream (or a render that PHP completes next time) is read again soon. A page of a
+ * changed layout is not remembered: its parse is as cheap as any other.
+ */
+export const FAILED_PAGE_MEMORY_MS = 30_000;
+// Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
+const FAILED_PAGES_MAX = 1_000;
+
+/**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
  * fixed order, and the parser version, so that a parser fix never serves answers of the old parser.
  */
@@ -56,6 +70,8 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
 export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, answers, deadlineMs }: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
+  // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
+  const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
   // Each input object's key is built once, for speed only (the cached-hit path asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -74,14 +90,13 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     const started = performance.now();
     const page = await fetchPage(endpoint, typedInput);
     const durationMs = Math.round(performance.now() - started);
-    const parsed = endpoint.parse(page.html, page.url, typedInput);
+    const parsed = await parsePage(endpoint, page.html, page.url, input);
     if (parsed.missing.length > 0) {
       logger.warn({ endpoint: endpoint.path, source: page.url, missing: parsed.missing }, 'optional upstream blocks missing');
     }
-    const pagination = endpoint.paginated ? parsed.pagination : null;
     // The ETag covers what the client reads (data, pagination, source) but not fetchedAt, so a
     // refetch of unchanged upstream data still revalidates with 304; hence a weak validator.
-    const content = JSON.stringify({ data: parsed.data, pagination });
+    const { content } = parsed;
     const fetchedAt = now();
     const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
     return {
@@ -109,11 +124,20 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
    * stored or is fetching (newer than `newerThan` when refreshing an answer of that age).
    */
   function load(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, newerThan?: number): Promise<CatalogAnswer> {
-    const fetchHere = () =>
-      fetchAnswer(endpoint, input).then((answer) => {
-        fetchedHere.add(answer);
-        return answer;
-      });
+    const fetchHere = () => {
+      const failed = failedPages.get(key);
+      if (failed !== undefined) return Promise.reject(failed);
+      return fetchAnswer(endpoint, input).then(
+        (answer) => {
+          fetchedHere.add(answer);
+          return answer;
+        },
+        (error: unknown) => {
+          if (error instanceof UpstreamUnreadablePageError) failedPages.set(key, error);
+          throw error;
+        },
+      );
+    };
     const onGiveUp = () =>
       new UpstreamTimeoutError(
         `No answer from the upstream within ${deadlineMs} ms`,

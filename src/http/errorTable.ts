@@ -10,6 +10,8 @@ import {
   UpstreamSuspectPageError,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
+  UpstreamUnreadablePageError,
+  type UnreadableReason,
 } from '../upstream/errors.js';
 import {
   InvalidBodyError,
@@ -94,8 +96,8 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
   },
   UPSTREAM_ERROR: {
     status: 502,
-    when: 'The upstream answered with an error, could not be reached, or redirected to another domain',
-    kapan: 'Situs sumber menjawab dengan error, tidak bisa dihubungi, atau dialihkan ke domain lain',
+    when: 'The upstream answered with an error, could not be reached, redirected to another domain, or served a page that is too large, cut off or not readable in time',
+    kapan: 'Situs sumber menjawab dengan error, tidak bisa dihubungi, dialihkan ke domain lain, atau mengirim halaman yang terlalu besar, terpotong, atau tidak terbaca tepat waktu',
   },
   UPSTREAM_LAYOUT_CHANGED: {
     status: 502,
@@ -183,6 +185,12 @@ const BLOCKED_MESSAGES: Record<BlockReason, string> = {
   'rate-limited': 'The upstream is rate limiting this service, which pauses its requests as asked.',
 };
 
+const UNREADABLE_MESSAGES: Record<UnreadableReason, string> = {
+  'too-large': 'The upstream page is larger than any page of the catalog, so this service does not read it. Try again later; report it if it keeps happening.',
+  'cut-off': 'The upstream page arrived cut off before its end. Try again in a minute; report it if it keeps happening.',
+  unparsable: 'The upstream page could not be read within the time this service gives one page (its markup is malformed). Please report it.',
+};
+
 const UPSTREAM_HAS_NO_SUCH_PAGE = 'The upstream has no such page: the slug is unknown there, or the page number is past the last one.';
 const MALFORMED = 'The request is malformed. See details.';
 const MALFORMED_PATH: ErrorDetail = {
@@ -249,6 +257,7 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
     reportCategory: 'api-down',
     message: () => 'The upstream domain answers with a page that is not the catalog (parked or moved?). Please report it so we can follow the move.',
   }),
+  answers(UpstreamUnreadablePageError, { code: 'UPSTREAM_ERROR', reportCategory: 'api-down', message: (error) => UNREADABLE_MESSAGES[error.reason] }),
   answers(UpstreamBadResponseError, {
     code: 'UPSTREAM_ERROR',
     reportCategory: 'api-down',

@@ -16,7 +16,11 @@ export type Verdict =
   /** No answer at all: network error or timeout. */
   | { kind: 'transient'; reason: string }
   /** A 200 that is not a WordPress page: a parked domain or a "we have moved" notice. */
-  | { kind: 'suspect' };
+  | { kind: 'suspect' }
+  /** A body over MAX_PAGE_BYTES. */
+  | { kind: 'too-large' }
+  /** A 2xx page that stops before its end: PHP that dies mid-render still sends a complete HTTP answer. */
+  | { kind: 'cut-off' };
 
 export interface UpstreamAnswer {
   status: number;
@@ -25,6 +29,17 @@ export interface UpstreamAnswer {
   /** Absolute URL that was requested; redirects are judged against its origin. */
   url: string;
 }
+
+/**
+ * The bound on a page's size. The real site's longest pages are series pages with hundreds of
+ * episodes: 284 KB for 196 episodes (issue 22), a 600-episode page ~320 KB in the simulator; a
+ * listing is ~120-180 KB (research, dependencies 1.1). 2 MB leaves a margin of six times the
+ * largest, and still bounds what a bad page can cost to read and parse.
+ */
+export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
+
+/** The `failure` of a request whose body passed MAX_PAGE_BYTES and was not read further. */
+export const PAGE_TOO_LARGE = 'PAGE_TOO_LARGE';
 
 /** A request that got no answer; `reason` is the error code (ECONNREFUSED, ETIMEDOUT, …). */
 export interface UpstreamFailure {
@@ -55,6 +70,20 @@ const BLOCK_MARKERS = [
 // Every WordPress page links its assets and REST API; a redesign keeps these, a parked domain has none.
 const WORDPRESS_MARKERS = ['/wp-content/', '/wp-includes/', 'https://api.w.org/'];
 
+// The theme ends every page with its footer (`div#footer`, research 2.0) and the document with
+// `</html>`. Either is taken as the end: an install may drop the footer, and an HTML minifier the
+// end tag; a page cut off mid-render has neither. Only comments and whitespace may follow
+// `</html>` (cache plugins sign there), so an end tag quoted inside a script does not count.
+const FOOTER_TAG = /\sid\s*=\s*["']?footer["'\s>]/i;
+const DOCUMENT_END = /<\/html\s*>(?:\s|<!--[^]*?-->)*$/i;
+// Where `</html>` and what may follow it are looked for; a cache plugin's signature is a line.
+const END_WINDOW_CHARS = 4096;
+
+/** Whether a page reaches its end (the theme's footer, or `</html>` at the end). Linear in the page's length. */
+export function pageIsWhole(html: string): boolean {
+  return DOCUMENT_END.test(html.slice(-END_WINDOW_CHARS)) || FOOTER_TAG.test(html);
+}
+
 function challengeHeader(headers: UpstreamAnswer['headers']): boolean {
   return (
     headers['cf-mitigated']?.toLowerCase() === 'challenge' ||
@@ -64,8 +93,10 @@ function challengeHeader(headers: UpstreamAnswer['headers']): boolean {
 }
 
 export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdict {
-  if ('failure' in outcome) return { kind: 'transient', reason: outcome.failure };
+  if ('failure' in outcome) return outcome.failure === PAGE_TOO_LARGE ? { kind: 'too-large' } : { kind: 'transient', reason: outcome.failure };
   const { status, headers, body } = outcome;
+  // A transport without a byte bound (the browser page) is held to the same one here.
+  if (body.length > MAX_PAGE_BYTES) return { kind: 'too-large' };
   if (status >= 300 && status < 400) {
     const location = headers.location;
     if (!location) return { kind: 'upstream-error' };
@@ -82,8 +113,10 @@ export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdi
     return { kind: 'rate-limited', retryAfterSeconds: parseRetryAfter(headers['retry-after']) };
   if (wallStatus && BLOCK_MARKERS.some((marker) => marker.test(body))) return { kind: 'blocked' };
   if (status === 404 || status === 410) return { kind: 'not-found' };
-  if (status >= 200 && status < 300)
-    return WORDPRESS_MARKERS.some((marker) => body.includes(marker)) ? { kind: 'ok' } : { kind: 'suspect' };
+  if (status >= 200 && status < 300) {
+    if (!WORDPRESS_MARKERS.some((marker) => body.includes(marker))) return { kind: 'suspect' };
+    return pageIsWhole(body) ? { kind: 'ok' } : { kind: 'cut-off' };
+  }
   return { kind: 'upstream-error' };
 }
 

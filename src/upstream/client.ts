@@ -8,7 +8,7 @@ import { createOriginBreakers } from './breaker.js';
 import { createChallengeGate, type ChallengeGate } from './challenge/gate.js';
 import type { Clearance } from './challenge/clearance.js';
 import { createSolver, type ChallengeSolver } from './challenge/solver.js';
-import { classifyAnswer, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
+import { classifyAnswer, MAX_PAGE_BYTES, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
 import {
   UpstreamBadResponseError,
   UpstreamBlockedError,
@@ -18,6 +18,7 @@ import {
   UpstreamSuspectPageError,
   UpstreamTimeoutError,
   UpstreamUnavailableError,
+  UpstreamUnreadablePageError,
 } from './errors.js';
 import { requestHeaders } from './headers.js';
 import { createHostPauses } from './hostPause.js';
@@ -310,6 +311,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
           throw new UpstreamBadResponseError(`Could not read the upstream page (${verdict.reason})`, url, null);
         case 'suspect':
           throw new UpstreamSuspectPageError('The upstream answered a page that is not the catalog (a parked or moved site?)', url);
+        case 'too-large':
+          throw new UpstreamUnreadablePageError(`The upstream page is over ${MAX_PAGE_BYTES} bytes`, url, 'too-large');
+        case 'cut-off':
+          throw new UpstreamUnreadablePageError('The upstream page ends before its end (no footer, no </html>)', url, 'cut-off');
       }
     }
   }

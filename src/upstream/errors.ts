@@ -88,3 +88,25 @@ export class UpstreamMovedError extends UpstreamError {
     super(message, url);
   }
 }
+
+/** Why a page the upstream served whole in HTTP terms cannot be used. */
+export type UnreadableReason =
+  /** Over the bound on a page's size (MAX_PAGE_BYTES). */
+  | 'too-large'
+  /** It ends before its end: no `</html>` and no theme footer (PHP died mid-render). */
+  | 'cut-off'
+  /** Not parsed within the parse deadline or the parser's memory bound: markup no real page has. */
+  | 'unparsable';
+
+/** A 200 page this service will not use: too large, cut off, or not parsable within its bounds. */
+export class UpstreamUnreadablePageError extends UpstreamError {
+  override readonly name = 'UpstreamUnreadablePageError';
+  constructor(
+    message: string,
+    url: string,
+    readonly reason: UnreadableReason,
+    options?: { cause?: unknown },
+  ) {
+    super(message, url, options);
+  }
+}

@@ -1,14 +1,12 @@
 import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosResponse } from 'axios';
-import type { UpstreamAnswer, UpstreamFailure } from './classify.js';
+import { MAX_PAGE_BYTES, PAGE_TOO_LARGE, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
 
 /** The one axios instance: plain GETs that never throw for a status and never follow redirects. */
 export interface HttpTransport {
   get(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamAnswer | UpstreamFailure>;
 }
-
-const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export function createHttpTransport(options: { maxConnectionsPerHost: number }): HttpTransport {
   const maxSockets = options.maxConnectionsPerHost;
@@ -19,7 +17,8 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets }),
     decompress: true,
     maxRedirects: 0,
-    maxContentLength: MAX_BODY_BYTES,
+    // Counted on the decompressed body as it arrives: reading stops at the bound.
+    maxContentLength: MAX_PAGE_BYTES,
     responseType: 'text',
     transformResponse: (data: unknown) => data,
     validateStatus: () => true,
@@ -31,6 +30,7 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
         const response: AxiosResponse<string> = await instance.get(url, { headers, signal });
         return { url, status: response.status, headers: flatHeaders(response), body: typeof response.data === 'string' ? response.data : '' };
       } catch (error) {
+        if (axios.isAxiosError(error) && error.message.startsWith('maxContentLength')) return { url, failure: PAGE_TOO_LARGE };
         return { url, failure: axios.isAxiosError(error) ? (error.code ?? error.message) : String(error) };
       }
     },

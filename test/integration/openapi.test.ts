@@ -78,7 +78,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/catalog/genres'].get.responses)).not.toContain('400');
     expect(home.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
     expect(home.responses['502'].description).toBe(
-      '`UPSTREAM_ERROR`: The upstream answered with an error, could not be reached, or redirected to another domain. ' +
+      '`UPSTREAM_ERROR`: The upstream answered with an error, could not be reached, redirected to another domain, or served a page that is too large, cut off or not readable in time. ' +
         '`UPSTREAM_LAYOUT_CHANGED`: The page came back without what must be on it (a redesign); never an empty success',
     );
     expect(document.components.headers['X-RateLimit-Limit'].description).toBe('Requests allowed per window (50)');

@@ -1,3 +1,5 @@
+import type { PathologicalShape } from './pages/pathological.js';
+
 /**
  * Failures the simulator can inject. Each fault may be limited to requests whose path+query starts
  * with `pathPrefix`, and to the next `times` matching requests.
@@ -30,6 +32,10 @@ export type Fault = FaultScope &
     | { readonly kind: 'block' }
     /** A parked domain: 200 with a page that is not WordPress at all. */
     | { readonly kind: 'parked' }
+    /** The page stops after this share of its characters, a complete HTTP answer as PHP sends when it dies mid-render. */
+    | { readonly kind: 'cut-off'; readonly fraction: number }
+    /** About 1 MB of markup no real page has, in the page's main column (pages/pathological.ts). */
+    | { readonly kind: 'pathological'; readonly shape: PathologicalShape }
   );
 
 const TERMINAL_KINDS = ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
@@ -44,6 +50,9 @@ export interface FaultPlan {
   readonly terminal: TerminalFault | null;
   readonly redesign: boolean;
   readonly bytesPerSecond: number | null;
+  /** Share of the page's characters sent; null sends it whole. */
+  readonly cutOffAt: number | null;
+  readonly pathological: PathologicalShape | null;
 }
 
 function isTerminal(fault: Fault): fault is TerminalFault {
@@ -62,6 +71,8 @@ export function planFaults(faults: readonly Fault[]): FaultPlan {
     terminal: faults.find(isTerminal) ?? null,
     redesign: faults.some((fault) => fault.kind === 'layout-change'),
     bytesPerSecond,
+    cutOffAt: faults.find((fault) => fault.kind === 'cut-off')?.fraction ?? null,
+    pathological: faults.find((fault) => fault.kind === 'pathological')?.shape ?? null,
   };
 }
 

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultSet, planFaults, type Fault } from './faults.js';
+import { FaultSet, planFaults, type Fault, type FaultPlan } from './faults.js';
 import type { PageContext } from './pages/context.js';
+import { pathologicalPage } from './pages/pathological.js';
 import { redesign } from './pages/redesign.js';
 import { challengeResponse, faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
 import { resolveRoute } from './router.js';
@@ -104,11 +105,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           timers.add(timer);
         });
 
-  function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, redesigned: boolean): SimResponse {
+  function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, plan: FaultPlan): SimResponse {
     // Absolute-form or `*` request targets are not pages of the site.
     const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`)) : ({ kind: 'notFound' } as const);
     const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
-    return redesigned ? { ...response, body: redesign(response.body) } : response;
+    let body = plan.redesign ? redesign(response.body) : response.body;
+    if (plan.pathological !== null) body = pathologicalPage(body, plan.pathological);
+    if (plan.cutOffAt !== null) body = body.slice(0, Math.floor(body.length * plan.cutOffAt));
+    return { ...response, body };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, ctx: PageContext): Promise<void> {
@@ -123,7 +127,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     let response: SimResponse;
     if (method !== 'GET' && method !== 'HEAD') response = methodNotAllowed(ray);
     else if (plan.terminal !== null) response = faultResponse(plan.terminal, pathWithQuery, ctx.host, ray);
-    else response = pageResponse(ctx, pathWithQuery, ray, plan.redesign);
+    else response = pageResponse(ctx, pathWithQuery, ray, plan);
     send(req, res, response, plan.bytesPerSecond, timers);
   }
 

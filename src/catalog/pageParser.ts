@@ -1,0 +1,103 @@
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
+import { UpstreamUnreadablePageError } from '../upstream/errors.js';
+import type { AnyEndpoint } from './endpoints/index.js';
+import type { ParseOutcome, ParseTask } from './parseTask.js';
+
+// Pages are parsed on worker threads, so that no page, whatever its size or shape, can hold the
+// event loop: htmlparser2's open-element stack makes deep nesting quadratic, and tag patterns that
+// rescan unclosed markup are too, so no pre-scan short of parsing could vouch for a page. A parse
+// that passes the deadline has its thread stopped and the request gets a typed error; /health and
+// cached hits never wait on it. Piscina keeps the pool (a stopped thread is replaced).
+
+/** How long one page may take to parse, from when its thread starts it: a real 300 KB page takes ~4 ms. */
+export const PARSE_DEADLINE_MS = 1000;
+// How long a page may wait for a thread: parses ahead of it end within their deadline, but a thread
+// that replaces a stopped one first loads the parsers, which is not the page's time.
+const PARSE_WAIT_MS = 5000;
+// One thread kept loaded, a second started while the first is busy (a page held to its deadline);
+// a stopped thread is replaced. A bound on each thread's heap turns a page that would need more
+// into an error of that page, not of the process.
+const MIN_THREADS = 1;
+const MAX_THREADS = 2;
+const THREAD_HEAP_MB = 128;
+const THREAD_NICENESS = 10;
+
+/** The answer's `{data, pagination}` as JSON, and the optional blocks the page lacked. */
+export interface ParsedAnswer {
+  content: string;
+  missing: string[];
+}
+
+// Run from the TypeScript sources (tsx, vitest), the threads load the task through tsx as well.
+const fromSources = import.meta.url.endsWith('.ts');
+
+// One pool per process: threads are a resource of the process, shared by every app in it.
+let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+let ready: Promise<void> | undefined;
+
+function threads(): Piscina<ParseTask, ParseOutcome> {
+  pool ??= new Piscina<ParseTask, ParseOutcome>({
+    filename: new URL(fromSources ? './parseTask.ts' : './parseTask.js', import.meta.url).href,
+    execArgv: fromSources ? ['--import', 'tsx'] : [],
+    minThreads: MIN_THREADS,
+    maxThreads: MAX_THREADS,
+    idleTimeout: Number.POSITIVE_INFINITY,
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    // Below the main thread's priority: when cores are short, cached hits and /health go first and
+    // a page's parse waits (its deadline counts only once it runs). Linux nices each thread alone.
+    niceIncrement: THREAD_NICENESS,
+  });
+  return pool;
+}
+
+/**
+ * Starts a thread and loads the parsers in it (once per process), so that the first miss does not
+ * wait for them; the app calls it as it is created.
+ */
+export function warmPageParser(): Promise<void> {
+  ready ??= threads()
+    .run({ endpointPath: '/catalog/genres', html: '', pageUrl: 'http://localhost/', input: {} })
+    .then(
+      () => undefined,
+      () => undefined,
+    );
+  return ready;
+}
+
+/**
+ * The endpoint's parse of one page, on a worker thread, within PARSE_DEADLINE_MS. Throws the
+ * parser's typed errors, and UpstreamUnreadablePageError for a page not parsed within the deadline
+ * or the thread's memory bound.
+ */
+export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: string, input: Record<string, unknown>): Promise<ParsedAnswer> {
+  const deadline = new AbortController();
+  let timer = setTimeout(() => deadline.abort(), PARSE_WAIT_MS);
+  const { port1: started, port2 } = new MessageChannel();
+  started.once('message', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => deadline.abort(), PARSE_DEADLINE_MS);
+  });
+  let outcome: ParseOutcome;
+  try {
+    outcome = await threads().run({ endpointPath: endpoint.path, html, pageUrl, input, started: port2 }, { signal: deadline.signal, transferList: [port2] });
+  } catch (error) {
+    if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+      throw new UpstreamUnreadablePageError(`The page was not parsed within ${PARSE_DEADLINE_MS} ms and ${THREAD_HEAP_MB} MB`, pageUrl, 'unparsable', {
+        cause: error,
+      });
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    started.close();
+  }
+  switch (outcome.kind) {
+    case 'parsed':
+      return { content: outcome.content, missing: outcome.missing };
+    case 'layout-changed':
+      throw new LayoutChangedError(outcome.pageKind, outcome.missing);
+    case 'past-end':
+      throw new PagePastEndError(outcome.pageKind, outcome.page);
+  }
+}

@@ -115,9 +115,8 @@ interface PageFetch {
   track(solving: boolean): void;
 }
 
-
 // The home page of the AnimeStream theme: a WordPress page with the theme's card lists.
-export function looksLikeCatalogHome(html: string): boolean {
+function looksLikeCatalogHome(html: string): boolean {
   return html.includes('/wp-content/') && /class="[^"]*\blistupd\b/.test(html) && /class="[^"]*\bbsx\b/.test(html);
 }
 

@@ -250,6 +250,55 @@ describe('a Redis outage', () => {
   });
 });
 
+describe('the quota across a Redis loss', () => {
+  it('starts no window again: what was counted while Redis was away is carried into it, so one client gets at most the quota on each instance', async () => {
+    const quota = 100;
+    const { a, b } = await twoInstances({ RATE_LIMIT_MAX: String(quota) });
+    const granted = new Map<string, number>();
+    const resets = new Map<string, Set<number>>();
+    // One client's requests, one after the other, alternating between the instances (A first).
+    const send = async (client: string, count: number) => {
+      for (let n = 0; n < count; n++) {
+        const answer = await get(n % 2 === 0 ? a : b, '/catalog/genres', client);
+        expect([200, 429]).toContain(answer.status);
+        if (answer.status === 200) granted.set(client, (granted.get(client) ?? 0) + 1);
+        resets.set(client, (resets.get(client) ?? new Set()).add(Number(answer.headers.get('x-ratelimit-reset'))));
+      }
+    };
+    const heavy = '198.51.100.13';
+    const light = '198.51.100.14';
+    await send(heavy, 60);
+    await send(light, 30);
+    expect([granted.get(heavy), granted.get(light)]).toEqual([60, 30]);
+
+    await redisServer.kill();
+    await Promise.all([redisStateIs(a.base, 'down'), redisStateIs(b.base, 'down')]);
+    await send(heavy, 2 * quota);
+    await send(light, 20);
+    // Each instance counts on from the last count Redis gave it (A 59 and B 60 for the heavy client).
+    expect(granted.get(heavy)).toBe(60 + 41 + 40);
+    expect(granted.get(light)).toBe(50);
+
+    await redisServer.restart();
+    await Promise.all([redisStateIs(a.base, 'up'), redisStateIs(b.base, 'up')]);
+    await send(heavy, 2 * quota);
+    await send(light, quota);
+    // Redis came back empty; each instance added what it counted meanwhile, never leaving the
+    // counter below its own count. So the counters hold every request sent (heavy: 60, 200 away,
+    // 200 after; light: 30, 20, 100), give or take the one count by which the two instances'
+    // last views of a client differ (one less when A carries its count over first).
+    expect([459, 460]).toContain(Number(await inspector.get(`quota:api:${heavy}`)));
+    expect([149, 150]).toContain(Number(await inspector.get(`quota:api:${light}`)));
+    expect(granted.get(heavy)).toBe(141);
+    expect([100, 101]).toContain(granted.get(light));
+    // And in the same window throughout: the reset time never moved (by more than its rounding to a second).
+    for (const client of [heavy, light]) {
+      const seen = [...(resets.get(client) ?? [])];
+      expect(Math.max(...seen) - Math.min(...seen)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 describe('a frozen Redis', () => {
   it('is down within seconds under load, cached hits stop waiting on it, and it is back up once it answers again', async () => {
     const upstream = await simulator();

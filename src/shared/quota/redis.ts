@@ -1,6 +1,7 @@
-import { MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import type { ClientRateLimitInfo, MemoryStore, Options } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RedisConnection } from '../../redis/connection.js';
+import type { QuotaStore } from './store.js';
 
 // Adds the hits one instance counted while Redis was away to a counter (ARGV[1]), never leaving it
 // below that instance's own count (ARGV[2]: a Redis restarted empty lost what came before), and
@@ -26,23 +27,26 @@ interface GrantedAway {
 
 /**
  * The quota's counters in Redis (rate-limit-redis: one atomic script per request, so the count is
- * exact across instances), and in this instance's memory (express-rate-limit's MemoryStore) while
- * Redis is down or fails a command. Losing Redis starts no one's window again: memory holds the
- * last count Redis gave for each key, so counting goes on from it, in the same window; and when
- * Redis is back, what was counted here meanwhile is added to it before anything else is counted
- * there. Across a loss a client gets at most the quota times the number of instances.
+ * exact across instances), and in `memory` (the memory implementation) while Redis is down or
+ * fails a command. Losing Redis starts no one's window again: memory holds the last count Redis
+ * gave for each key, so counting goes on from it, in the same window; and when Redis is back, what
+ * was counted here meanwhile is added to it before anything else is counted there. Across a loss a
+ * client gets at most the quota times the number of instances.
  */
-export class SharedQuotaStore implements Store {
+export class RedisQuotaStore implements QuotaStore {
   readonly localKeys = false;
   readonly prefix: string;
-  private readonly memory = new MemoryStore();
   private readonly shared: RedisStore;
   private readonly grantedAway = new Map<string, GrantedAway>();
   private sweepAt = 0;
   private options: Options | undefined;
   private sharedReady: Promise<void> | undefined;
 
-  constructor(private readonly redis: RedisConnection, prefix: string) {
+  constructor(
+    private readonly redis: RedisConnection,
+    prefix: string,
+    private readonly memory: MemoryStore,
+  ) {
     this.prefix = prefix;
     this.shared = new RedisStore({
       prefix,

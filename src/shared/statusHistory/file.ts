@@ -1,7 +1,7 @@
 import { appendFile, mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { parseJsonLines } from '../jsonLines.js';
-import { recordTime, StatusRecord } from './records.js';
+import { parseJsonLines } from '../../jsonLines.js';
+import { recordTime, StatusRecord } from '../../status/records.js';
 import type { StatusHistoryStore, StatusStoreLog } from './store.js';
 
 const toLines = (records: readonly StatusRecord[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');

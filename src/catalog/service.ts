@@ -56,8 +56,8 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
 export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, answers, deadlineMs }: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
-  // The cached-hit path keeps each URL's validated input object and asks with it again and again;
-  // its key is built once. An input object belongs to the one endpoint whose schema produced it.
+  // Each input object's key is built once, for speed only (the cached-hit path asks with the same
+  // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
   const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>): string => {
     let key = keys.get(input);

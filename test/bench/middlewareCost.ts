@@ -7,7 +7,7 @@ import { cacheKey } from '../../src/catalog/service.js';
 import { loadConfig } from '../../src/config/load.js';
 import { catalogRateLimit } from '../../src/http/middleware/rateLimit.js';
 import { observeAnswer } from '../../src/http/middleware/requestMetrics.js';
-import { CATALOG_HEADERS, sendCatalogAnswer } from '../../src/http/routes/catalog.js';
+import { CATALOG_HEADERS, sendCatalogAnswer } from '../../src/http/catalogAnswer.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryQuota } from '../../src/shared/quota/memory.js';
 

@@ -9,7 +9,7 @@ import { fieldDocs, type FieldDoc } from './fieldDocs.js';
 import * as contract from '../contract/index.js';
 import type { ErrorCode } from '../contract/schemas.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version, license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; license: string };
 
 type JsonObject = Record<string, unknown>;
 
@@ -141,8 +141,11 @@ function reportOperation(config: Config): JsonObject {
   };
 }
 
-/** /openapi.json: generated from the endpoint table, the zod schemas and the configuration. */
-export function buildOpenApiDocument(config: Config): JsonObject {
+/**
+ * /openapi.json: generated from the endpoint table, the zod schemas and the configuration.
+ * `origin` is where the client reached the service; the server and the contact are absolute URLs on it.
+ */
+export function buildOpenApiDocument(config: Config, origin: string): JsonObject {
   const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_MS / 60000);
   return {
     openapi: '3.1.0',
@@ -154,8 +157,12 @@ export function buildOpenApiDocument(config: Config): JsonObject {
         `Each IP may make ${config.RATE_LIMIT_MAX} requests per ${windowMinutes} minutes on /catalog/*; ` +
         'past that the answer is 429 with Retry-After. Answers are cached per endpoint; ' +
         `an answer past its freshness may still be served for up to ${config.CACHE_STALE_MAX_S} seconds, marked X-Cache: STALE.`,
+      contact: { name: 'Report Center', url: `${origin}/report` },
+      license: { name: license, identifier: license },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: origin }],
+    // A public API: no operation asks for credentials.
+    security: [],
     tags: [
       { name: 'catalog', description: 'The catalog, read from the upstream site' },
       { name: 'reports', description: 'Reports to the maintainers' },

@@ -7,6 +7,7 @@ import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/erro
 import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
 import { formatDuration } from './duration.js';
+import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
@@ -48,6 +49,7 @@ export interface DocsView extends ServiceFacts {
   baseUrl: string;
   errorCodes: ErrorCodeView[];
   reference: EndpointDocView[];
+  feeds: FeedDocView[];
   reportFields: FieldRuleView[];
   reportErrors: ErrorCodeView[];
   reportExampleJson: string;
@@ -113,6 +115,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     baseUrl,
     errorCodes: (Object.keys(ERROR_CODES) as ErrorCode[]).map(errorView),
     reference,
+    feeds: feedViews(config),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),

@@ -12,7 +12,7 @@ export interface ErrorPageView {
 }
 
 // The JSON API, its document and the operator endpoints always answer the JSON envelope.
-const API_PATH = /^\/(catalog|api|admin)(\/|$)|^\/openapi\.json$/;
+const API_PATH = /^\/(catalog|feeds|api|admin)(\/|$)|^\/openapi\.json$/;
 
 /** A person's browser asking for a page gets an error page; every other client gets the envelope. */
 export function wantsErrorPage(req: Request): boolean {

@@ -4,8 +4,8 @@ import express, { type Express } from 'express';
 import proxyaddr from 'proxy-addr';
 import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
-import { createCatalogService, type CatalogAnswer } from './catalog/service.js';
-import { createSharedAnswers } from './catalog/sharedAnswers.js';
+import type { CatalogAnswer } from './catalog/answer.js';
+import { createCatalogService } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
@@ -19,7 +19,6 @@ import { createAdminRouter } from './http/routes/admin.js';
 import { createCatalogRouter } from './http/routes/catalog.js';
 import { createFeedsRouter } from './http/routes/feeds.js';
 import { canonicalUrlOf } from './feeds/drafts.js';
-import { firstSeenStore } from './feeds/firstSeenStoreFor.js';
 import { createFeedService } from './feeds/service.js';
 import { createServiceRouter } from './http/routes/health.js';
 import { createOpenApiRouter } from './http/routes/openapi.js';
@@ -30,11 +29,10 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import { createRedisConnection } from './redis/connection.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
-import { statusHistoryStore } from './status/storeFor.js';
+import { createSharedStores } from './shared/stores.js';
 
 export interface AppDeps {
   config: Config;
@@ -57,9 +55,9 @@ export type App = RequestListener & { express: Express; listen(port: number, hos
 
 /** Assembles the app without listening, so tests drive it with supertest. */
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
-  // Unset REDIS_URL: everything stays in this instance's memory, and no Redis client is loaded.
-  const redis = config.REDIS_URL === undefined ? undefined : createRedisConnection({ url: config.REDIS_URL, logger, metrics });
-  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, redis);
+  const shared = createSharedStores({ config, logger, metrics, now });
+  const { redis } = shared;
+  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, shared);
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   const catalog = createCatalogService({
     upstream,
@@ -73,10 +71,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
     now,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
-    shared: redis && {
-      answers: createSharedAnswers({ redis, staleMaxMs: config.CACHE_STALE_MAX_S * 1000, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
-      deadlineMs: config.UPSTREAM_TIMEOUT_MS,
-    },
+    answers: shared.answers,
+    deadlineMs: config.UPSTREAM_TIMEOUT_MS,
   });
 
   const app = express();
@@ -89,10 +85,10 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
   const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
   const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
-  const catalogQuota = catalogRateLimit(config, clientAddress, redis);
+  const catalogQuota = catalogRateLimit(config, clientAddress, shared.quota('quota:api:'));
   const reports = createReportService({ dataDir: config.DATA_DIR, logger });
   // One quota instance for the form and the JSON route: together they share REPORT_RATE_LIMIT_MAX.
-  const reportQuota = reportRateLimit(config, clientAddress, redis);
+  const reportQuota = reportRateLimit(config, clientAddress, shared.quota('quota:report:'));
   // views/ and public/ sit beside src/ and dist/, so both the tsx and the built run find them.
   app.set('views', fileURLToPath(new URL('../views', import.meta.url)));
   app.set('view engine', 'ejs');
@@ -101,7 +97,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
 
   app.use(requestId);
   const status = createStatusMonitor({
-    store: statusHistoryStore(config, logger, redis),
+    store: shared.statusHistory,
     catalog,
     upstream,
     logger,
@@ -114,8 +110,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Only the API counts against the quota: pages, static files, /health and CORS preflights never do.
   app.use(catalogPreflight);
   app.use(createCatalogRouter(catalog, catalogQuota, now));
-  const firstSeen = firstSeenStore(config, logger, redis);
-  const feeds = createFeedService({ catalog, firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
+  const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
   app.use(createFeedsRouter(feeds, catalogQuota, now));
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
@@ -136,8 +131,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     close: async () => {
       // First: the status monitor saves the hour's traffic, to Redis too.
       await status.close();
-      await firstSeen.close();
-      await Promise.all([upstream.close(), redis?.close()]);
+      await Promise.all([upstream.close(), shared.close()]);
     },
   });
 }

@@ -22,8 +22,8 @@ export function createMetrics() {
   });
   return {
     registry,
-    // Every answer is timed in the histogram; its count per label set is this counter, copied in
-    // when /metrics is read rather than counted a second time per request on the hot path.
+    // The histogram's count per label set, copied in when /metrics is read: the same number as
+    // counting each answer twice, without the second count per request.
     httpRequests: new Counter({
       name: 'http_requests_total',
       help: 'Requests answered, by route pattern, method and status',
@@ -97,7 +97,7 @@ export function createMetrics() {
     }),
     redisFallbacks: new Counter({
       name: 'redis_fallbacks_total',
-      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin)',
+      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin, first-seen)',
       labelNames: ['use'] as const,
       registers: [],
     }),

@@ -3,14 +3,10 @@ import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError } from '../upstream/errors.js';
-import type { AnswerCache, CachedAnswer, Freshness } from './cache.js';
+import type { SharedAnswers } from '../shared/answers/store.js';
+import type { CatalogAnswer } from './answer.js';
+import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
-import type { SharedAnswers } from './sharedAnswers.js';
-
-/** An answer plus what the upstream did to produce it (logged on a miss). */
-export interface CatalogAnswer extends CachedAnswer {
-  upstream: { url: string; status: number; attempts: number; durationMs: number };
-}
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
@@ -39,8 +35,10 @@ export interface CatalogServiceDeps {
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
-  /** With REDIS_URL: the cache's second level and the one-fetch-per-page lock across instances. */
-  shared?: { answers: SharedAnswers; deadlineMs: number };
+  /** The cache's second level and one fetch per page across instances (src/shared/stores.ts picks it). */
+  answers: SharedAnswers;
+  /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
+  deadlineMs: number;
 }
 
 /**
@@ -55,11 +53,11 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
   return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
 }
 
-export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, shared }: CatalogServiceDeps): CatalogService {
+export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, answers, deadlineMs }: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
-  // The cached-hit path keeps each URL's validated input object and asks with it again and again;
-  // its key is built once. An input object belongs to the one endpoint whose schema produced it.
+  // Each input object's key is built once, for speed only (the cached-hit path asks with the same
+  // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
   const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>): string => {
     let key = keys.get(input);
@@ -116,13 +114,12 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
         fetchedHere.add(answer);
         return answer;
       });
-    if (shared === undefined) return fetchHere();
     const onGiveUp = () =>
       new UpstreamTimeoutError(
-        `No answer from the upstream within ${shared.deadlineMs} ms`,
+        `No answer from the upstream within ${deadlineMs} ms`,
         new URL(endpoint.upstreamPath(input as never, site), upstream.origin).href,
       );
-    return shared.answers.load(key, fetchHere, { newerThan, onGiveUp });
+    return answers.load(key, fetchHere, { newerThan, onGiveUp });
   }
 
   /** A cached answer as it is served: fresh, or stale while one background refresh runs. */

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { CatalogAnswer, CatalogResult, CatalogService } from '../catalog/service.js';
+import type { CatalogAnswer } from '../catalog/answer.js';
+import type { CatalogResult, CatalogService } from '../catalog/service.js';
 import type { Canonical } from './drafts.js';
-import type { FirstSeenStore } from './firstSeen.js';
+import type { FirstSeenStore } from '../shared/firstSeen/store.js';
 import { releaseDateTime, type DraftFeed, type FeedEntry, type FeedFormat, type FeedModel } from './model.js';
 import { renderFeed, type FeedLocation } from './render.js';
 import type { CatalogBody, FeedDefinition } from './table.js';

@@ -3,7 +3,8 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../config/logger.js';
 import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
-import { describeError, RouteNotFoundError, type DescribedError } from './errors.js';
+import { describeError, type DescribedError } from './errorTable.js';
+import { RouteNotFoundError } from './errors.js';
 
 /**
  * The contract's error envelope for `error` on `path`. Failures of ours (5xx) are logged here at

@@ -1,5 +1,4 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { parse as parseQueryString } from 'node:querystring';
 import { LRUCache } from 'lru-cache';
 import type { AnyEndpoint } from '../catalog/endpoints/index.js';
 import type { CatalogResult, CatalogService } from '../catalog/service.js';
@@ -10,7 +9,8 @@ import type { Quota } from './middleware/rateLimit.js';
 import { requestIdOf } from './middleware/requestId.js';
 import { logRequest, type RequestFinishedHook, type RequestLogFields, type RequestLogLine } from './middleware/requestLog.js';
 import { observeAnswer } from './middleware/requestMetrics.js';
-import { CATALOG_HEADERS, matchEndpoint, sendCatalogAnswer, setHeaders } from './routes/catalog.js';
+import { CATALOG_HEADERS, sendCatalogAnswer, setHeaders } from './catalogAnswer.js';
+import { queryOf, resolveCatalogRequest } from './catalogRequest.js';
 
 export interface HitPathDeps {
   catalog: CatalogService;
@@ -33,14 +33,14 @@ const REMEMBERED_URLS = 10_000;
 
 /**
  * Answers GET/HEAD /catalog requests whose answer is cached (fresh, or stale while it refreshes)
- * before Express sees them. Express 5's per-request routing alone costs more than a whole cached
- * answer, which would cap hit throughput far below what the cache can give. Everything else
- * (misses, invalid queries, other routes and methods) goes on to the Express app untouched. The
- * same functions write both paths' headers, log line, metrics and answer, and both count into one
- * quota store with the same key and headers.
+ * before Express sees them, because Express's per-request routing costs more than a whole cached
+ * answer. Everything else (misses, refusals, other routes and methods) goes on to the Express app
+ * untouched. The request is resolved by the same resolver as on the Express path, the same
+ * functions write both paths' headers, log line, metrics and answer, and both count into one quota
+ * store with the same key and headers. Remembering each URL's resolution is for speed only: a URL
+ * always resolves to the same endpoint and input.
  */
 export function withCachedHits(app: RequestListener, deps: HitPathDeps): RequestListener {
-  // A URL's validation is done once: the validated query of each valid URL is remembered.
   const validRequests = new LRUCache<string, ValidRequest>({ max: REMEMBERED_URLS });
   // One "finished" listener per answer serves the log line, the metrics and the hook.
   const finished = (line: RequestLogLine) => {
@@ -59,21 +59,17 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
   };
 }
 
+/** The endpoint and validated input of a GET to `url`; undefined for anything the Express path must answer. */
 function validate(url: string): ValidRequest | undefined {
   const queryStart = url.indexOf('?');
-  const matched = matchEndpoint(queryStart < 0 ? url : url.slice(0, queryStart));
-  if (matched === undefined) return undefined;
-  // node:querystring is the parser behind Express's 'simple' query parser: the same input, the same rules.
-  const query = parseQueryString(queryStart < 0 ? '' : url.slice(queryStart + 1));
-  const input = matched.endpoint.input.safeParse({ ...query, ...matched.params });
-  return input.success ? { endpoint: matched.endpoint, input: input.data } : undefined;
+  const resolved = resolveCatalogRequest('GET', queryStart < 0 ? url : url.slice(0, queryStart), queryOf(url));
+  return resolved?.error === undefined ? resolved : undefined;
 }
 
 /**
  * What the Express path does for a catalog request: id, quota, headers, answer, log line, metrics.
- * No header is set before the answer's one `writeHead`, so Node formats the head from the array as
- * it is rather than from a header map built one `setHeader` at a time. The answer is written at
- * once, so the log line follows it directly rather than from a 'finish' listener.
+ * The answer is written at once, so the log line follows it directly rather than from a 'finish'
+ * listener.
  */
 async function answerFromCache(
   req: IncomingMessage,

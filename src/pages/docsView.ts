@@ -3,7 +3,7 @@ import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples/index.js';
 import { fieldDocs, type FieldDoc } from '../catalog/fieldDocs.js';
 import type { ErrorCode } from '../contract/schemas.js';
 import type { Config } from '../config/schema.js';
-import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorCodes.js';
+import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorTable.js';
 import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
 import { formatDuration } from './duration.js';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { ErrorCode } from '../contract/schemas.js';
-import { ERROR_CODES } from '../http/errorCodes.js';
+import { ERROR_CODES } from '../http/errorTable.js';
 
 export interface ErrorPageView {
   status: number;

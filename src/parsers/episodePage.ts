@@ -9,7 +9,7 @@ import { streamListItems, type StreamedMatcher } from './streamedItems.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatch, firstMatches, insideClass, selectionOf, type Matcher } from './walk.js';
+import { allMatches, elementText, firstMatch, firstMatches, hasClass, insideClass, selectionOf, type Matcher } from './walk.js';
 
 // The page's blocks, found in one walk of the main column rather than one selector query each.
 const EPISODE_BLOCKS = {
@@ -42,6 +42,7 @@ const META_PARTS = {
 
 /** An episode page `/{slug}/`: the video servers, downloads, navigation and the series' episode list. */
 export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Episode> {
+  // The column is cut once; the list is read off it as it streams by, and the rest is parsed.
   const column = mainColumnMarkup(html);
   const list = readEpisodeList(column, pageUrl);
   const { $, main, found: blocks } = loadMainColumnBlocks(list?.rest ?? column, EPISODE_BLOCKS);
@@ -64,7 +65,7 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
     episode: parseEpisodeNumber(meta.episodeNumber?.attribs['content']) ?? parseEpisodeNumber(title),
     series: parseSeries($, blocks, allEpisodes, pageUrl),
     poster: imageUrl(player.poster, pageUrl) ?? imageUrl(infoPoster, pageUrl),
-    type: elementText($, meta.type) || null,
+    type: ownText($, meta.type) || null,
     sub: elementText($, meta.language) || elementText($, meta.status) || null,
     releaseDate: parseReleaseDate(releaseDateText),
     releaseDateText,
@@ -74,6 +75,16 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
     episodes: episodes ?? [],
   };
   return { data, pagination: null, missing: episodes === null ? ['episodes'] : [] };
+}
+
+/**
+ * The type badge's own text. The real site nests the sub label inside it
+ * (`<span class="epx"> Donghua <span class="lg">Sub</span></span>`, research 2.10); other installs
+ * put it beside it. Either way the label is read on its own (`META_PARTS.language`), not as part of the type.
+ */
+function ownText($: CheerioAPI, badge: Element | undefined): string {
+  if (badge === undefined) return '';
+  return cleanText($.text(badge.children.filter((node) => !(node.type === 'tag' && hasClass(node as Element, 'lg')))));
 }
 
 /**

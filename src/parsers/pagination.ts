@@ -4,7 +4,7 @@ import type { Pagination } from '../contract/schemas.js';
 import { allMatches, elementText, firstMatches, type Matcher } from './walk.js';
 
 /** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */
-export function pageNumberOf(url: URL): number | null {
+function pageNumberOf(url: URL): number | null {
   const fromPath = /\/page\/(\d+)(?:\/|$)/.exec(url.pathname)?.[1];
   const raw = fromPath ?? url.searchParams.get('page') ?? url.searchParams.get('paged') ?? '';
   const page = /^\d+$/.test(raw) ? Number(raw) : NaN;

@@ -1,9 +1,8 @@
-import { load } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import { WEEKDAYS, type ScheduleData, type ScheduleDay, type Weekday } from '../contract/browse.js';
 import { parseScheduledCard } from './cards/scheduledCard.js';
 import { LayoutChangedError } from './errors.js';
-import { allWithin, headingIn, listingMarkup, mainColumn } from './scope.js';
+import { allWithin, headingIn, listingMarkup, loadMainColumn } from './scope.js';
 import type { ParsedPage } from './types.js';
 import { elementText, firstMatch } from './walk.js';
 
@@ -20,9 +19,9 @@ const DAY_NAMES: Record<string, Weekday> = {
 
 /** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday (research 2.11), returned Monday first. */
 export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<ScheduleData> {
-  const $ = load(listingMarkup(html));
+  const { $, main } = loadMainColumn(listingMarkup(html));
   const days: ScheduleDay[] = [];
-  for (const block of allWithin(mainColumn($), (_el, classes) => classes.includes('schedulepage'))) {
+  for (const block of allWithin(main, (_el, classes) => classes.includes('schedulepage'))) {
     const label = elementText($, headingOf(block));
     const day = dayOf(block, label);
     if (day === null) continue;

@@ -1,22 +1,12 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element, ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
-import { allMatches, firstMatch, firstMatches, type Matcher } from './walk.js';
+import { allMatches, classListOf, firstMatch, firstMatches, type Matcher } from './walk.js';
 
 // Ad rows and overlays carry their own `article.bs`/`img` decoys, and the sidebar has its own
 // lists; nothing inside `#sidebar, .kln, .blox, #teaser3, #overplay` belongs to a page's content.
 const FOREIGN_IDS = new Set(['sidebar', 'teaser3', 'overplay']);
 const FOREIGN_CLASS = /(?:^|\s)(?:kln|blox)(?:\s|$)/;
-
-/** The main column: `.postbody`, or `#content` on installs without it (the sidebar is filtered by `within`). */
-export function mainColumn($: CheerioAPI): Cheerio<AnyNode> {
-  const root = $.root();
-  const document = root[0]!;
-  const column =
-    firstMatch(document, (_el, classes) => classes.includes('postbody')) ??
-    firstMatch(document, (el) => el.attribs['id'] === 'content');
-  return column === undefined ? root : $(column);
-}
 
 // The theme's layout puts `div.postbody` before `div#sidebar` (research 2.0).
 const POSTBODY_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?postbody[\s"'>]/gi;
@@ -24,9 +14,9 @@ const SIDEBAR_TAG = /<div\s[^>]*\bid\s*=\s*["']?sidebar[\s"'>]/gi;
 const SIDEBAR_WORD = /sidebar/gi;
 
 /**
- * Where the `#sidebar` opening tag starts at or after `from`. The tag pattern is tried from the last
- * `>` before the first "sidebar" there, since no such tag can start earlier: tried at every `<div`
- * of a 600-episode main column, it cost 0.1 ms.
+ * Where the `#sidebar` opening tag starts at or after `from`. Speed only: the tag pattern starts from
+ * the last `>` before the first "sidebar" word rather than at every `<div`, since no such tag can
+ * start earlier; the answer is the same.
  */
 function sidebarTagIndex(html: string, from: number): number | undefined {
   SIDEBAR_WORD.lastIndex = from;
@@ -37,10 +27,12 @@ function sidebarTagIndex(html: string, from: number): number | undefined {
 }
 
 /**
- * The page's markup from the main column's opening tag up to the sidebar's, for page kinds that
- * read nothing else: the head's inline styles and scripts, the sidebar and the footer are over half
- * of a page, and parsing them costs as much as everything else. The whole page when the main column
- * is not found; the rest of the page from it when the sidebar is not found after it.
+ * The page's markup from the main column's opening tag up to the sidebar's: the one cut of the main
+ * column, which parsers hand on rather than cut again. Speed only: the head, sidebar and footer are
+ * over half of a page and hold nothing a main-column parser reads, so the cut spares parsing them;
+ * correctness rests on the scoping (`within`, `isForeign`), which holds on an uncut page too. The
+ * whole page when the main column is not found; the rest of the page from it when the sidebar is
+ * not found after it.
  */
 export function mainColumnMarkup(html: string): string {
   POSTBODY_TAG.lastIndex = 0;
@@ -50,30 +42,53 @@ export function mainColumnMarkup(html: string): string {
 }
 
 // A form up to its end tag, with no other form tag in between (forms never nest): a form whose end
-// is missing is kept. Written as runs of `[^<]*`, which the engine scans far faster than `[\s\S]*?`.
+// is missing is kept. The runs of `[^<]*` (rather than `[\s\S]*?`) are for speed only.
 const FORM = /<form[\s>][^<]*(?:<(?!\/?form[\s>])[^<]*)*<\/form\s*>/gi;
 // The same for `noscript`: lazy-load plugins follow each lazy image with a plain copy inside one.
 const NOSCRIPT = /<noscript[\s>][^<]*(?:<(?!\/?noscript[\s>])[^<]*)*<\/noscript\s*>/gi;
 
 /**
- * The main column without what a page of cards never reads: forms (the filter list's quick filter,
- * research 2.4, is 35 KB of its 55 KB main column; a form holds inputs, never cards or a pager) and
- * `noscript` copies of lazy images (8–12 % of a card page; a card's poster is its first image, the
+ * The main column (cut once) without what a page of cards never reads, for speed only: forms (the
+ * filter list's quick filter, research 2.4, is most of its main column; a form holds inputs, never
+ * cards or a pager) and `noscript` copies of lazy images (a card's poster is its first image, the
  * lazy one, which carries the same URL).
  */
 export function listingMarkup(html: string): string {
   return mainColumnMarkup(html).replace(FORM, '').replace(NOSCRIPT, '');
 }
 
+/** A main column parsed once: its document, and its root element (`.postbody`, else `#content`, else the document). */
+export interface LoadedColumn {
+  $: CheerioAPI;
+  main: Cheerio<AnyNode>;
+}
+
 /**
- * The main column of a page that reads nothing else, loaded alone, with the first element each
- * matcher accepts found in one walk of it (a detail page's blocks: info box, episode list, player).
+ * Parses a main column's markup, cut by `mainColumnMarkup` or `listingMarkup` (and perhaps
+ * shortened since), without cutting it again: a cut column starts with the `.postbody` tag, so
+ * its root is the first node. Markup the cut left whole (no `.postbody` tag) is searched as before.
  */
-export function loadMainColumnBlocks<Role extends string>(html: string, blocks: Record<Role, Matcher>) {
-  const $ = load(mainColumnMarkup(html));
+export function loadMainColumn(markup: string): LoadedColumn {
+  const $ = load(markup);
+  const document = $.root()[0]!;
+  const first = document.children[0];
+  const cutRoot = first !== undefined && first.type === 'tag' && classListOf(first).includes('postbody') ? first : undefined;
+  const root =
+    cutRoot ??
+    firstMatch(document, (_el, classes) => classes.includes('postbody')) ??
+    firstMatch(document, (el) => el.attribs['id'] === 'content');
+  return { $, main: root === undefined ? $.root() : $(root) };
+}
+
+/**
+ * `loadMainColumn`, with the first element each matcher accepts found in one walk of the column
+ * (a detail page's blocks: info box, episode list, player).
+ */
+export function loadMainColumnBlocks<Role extends string>(markup: string, blocks: Record<Role, Matcher>) {
+  const { $, main } = loadMainColumn(markup);
   // A Document when the page has no main column at all; the walk reads only its children.
-  const main = mainColumn($).get(0) as Element;
-  return { $, main, found: firstMatches(main, blocks) };
+  const root = main.get(0) as Element;
+  return { $, main: root, found: firstMatches(root, blocks) };
 }
 
 /**
@@ -138,8 +153,8 @@ export function allWithin(scope: Cheerio<AnyNode>, match: Matcher): Element[] {
 
 /**
  * Whether `node` or an ancestor below `top` (the document when not given) is an ad, an overlay or
- * the sidebar. A plain ancestor walk: a selector-based `closest()` per candidate costs more than
- * the parse itself; callers that walk a scope they checked once stop at it.
+ * the sidebar. A plain ancestor walk rather than a selector `closest()` per candidate, for speed
+ * only; callers that walk a scope they checked once stop at it.
  */
 function isForeign(node: ParentNode, top: ParentNode | null = null): boolean {
   for (let at: ParentNode | null = node; at !== null && at !== top; at = at.parent) {
@@ -149,7 +164,7 @@ function isForeign(node: ParentNode, top: ParentNode | null = null): boolean {
 }
 
 /** Text of a block's heading without its "View All" link, lower-cased for comparison. */
-export function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
+function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
   const own = heading
     .contents()
     .filter((_, node) => !(node.type === 'tag' && node.name === 'a' && $(node).hasClass('vl')))

@@ -1,16 +1,14 @@
-import { load } from 'cheerio/slim';
 import type { SeriesCard } from '../contract/schemas.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { firstWithin, listingMarkup, mainColumn } from './scope.js';
+import { firstWithin, listingMarkup, loadMainColumn } from './scope.js';
 import type { ParsedPage } from './types.js';
 import { selectionOf } from './walk.js';
 
 /** Search `/?s=q` or `/page/N/?s=q`: series cards of the main column's `.listupd`. */
 export function parseSearchPage(html: string, pageUrl: string): ParsedPage<{ results: SeriesCard[] }> {
-  const $ = load(listingMarkup(html));
-  const main = mainColumn($);
+  const { $, main } = loadMainColumn(listingMarkup(html));
   const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
   const results = cardsIn($, list, pageUrl, parseSeriesCard);
   if (results.length === 0) {

@@ -1,15 +1,13 @@
-import { load } from 'cheerio/slim';
 import type { SeasonData } from '../contract/browse.js';
 import { parseSeasonCard } from './cards/seasonCard.js';
 import { LayoutChangedError } from './errors.js';
-import { allWithin, listingMarkup, mainColumn } from './scope.js';
+import { allWithin, listingMarkup, loadMainColumn } from './scope.js';
 import { termOfPage } from './term.js';
 import type { ParsedPage } from './types.js';
 
 /** `/season/{slug}/`: the season's own card layout, every series on one page (research 2.12). */
 export function parseSeasonPage(html: string, pageUrl: string): ParsedPage<SeasonData> {
-  const $ = load(listingMarkup(html));
-  const main = mainColumn($);
+  const { $, main } = loadMainColumn(listingMarkup(html));
   // The research names the heading `.newseason h1`; the theme's usual `.releases h1` is the fallback.
   const term = termOfPage(main, '.newseason h1', pageUrl, 'season') ?? termOfPage(main, '.releases h1', pageUrl, 'season');
   const series = allWithin(main, (el, classes) => el.name === 'div' && classes.includes('card')).flatMap(

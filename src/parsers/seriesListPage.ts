@@ -1,11 +1,9 @@
-import { load } from 'cheerio/slim';
-import type { CheerioAPI } from 'cheerio/slim';
 import type { NewMovieData, Pagination, PopularSeriesData, SeriesCard } from '../contract/schemas.js';
 import { LayoutChangedError } from './errors.js';
 import { parseSeriesCard } from './cards/seriesCard.js';
 import { cardsIn, emptyListingError } from './listing.js';
 import { parsePagination } from './pagination.js';
-import { firstWithin, listingMarkup, mainColumn } from './scope.js';
+import { firstWithin, listingMarkup, loadMainColumn, type LoadedColumn } from './scope.js';
 import { NEW_MOVIE_WIDGET, parseWidgetOfPage, RANKING_WIDGET } from './sidebar.js';
 import type { ParsedPage } from './types.js';
 import { selectionOf } from './walk.js';
@@ -26,33 +24,31 @@ export function parseSeriesListPage(
   pageUrl: string,
   options: ListingOptions = {},
 ): ParsedPage<{ series: SeriesCard[] }> {
-  const $ = load(listingMarkup(html));
-  const { series, pagination } = seriesList($, options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
+  const { series, pagination } = seriesList(loadMainColumn(listingMarkup(html)), options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
   return { data: { series }, pagination, missing: [] };
 }
 
 /** The list ordered by popularity, plus the sidebar's weekly/monthly/all-time ranking of the same page. */
 export function parsePopularSeriesPage(html: string, pageUrl: string): ParsedPage<PopularSeriesData> {
-  const { series, pagination } = seriesList(load(listingMarkup(html)), 'popularSeries', pageUrl);
+  const { series, pagination } = seriesList(loadMainColumn(listingMarkup(html)), 'popularSeries', pageUrl);
   const ranking = parseWidgetOfPage(html, RANKING_WIDGET, pageUrl);
   return { data: { series, ranking: ranking.data }, pagination, missing: ranking.missing };
 }
 
 /** The list of movies, newest first, plus the sidebar's "NEW MOVIE" widget of the same page. */
 export function parseNewMoviePage(html: string, pageUrl: string): ParsedPage<NewMovieData> {
-  const { series, pagination } = seriesList(load(listingMarkup(html)), 'newMovie', pageUrl);
+  const { series, pagination } = seriesList(loadMainColumn(listingMarkup(html)), 'newMovie', pageUrl);
   const latest = parseWidgetOfPage(html, NEW_MOVIE_WIDGET, pageUrl);
   return { data: { movies: series, latest: latest.data }, pagination, missing: latest.missing };
 }
 
 /** The series cards of the main column's listing and its pagination; every page of the listing layout reads them here. */
 export function seriesList(
-  $: CheerioAPI,
+  { $, main }: LoadedColumn,
   pageKind: string,
   pageUrl: string,
   emptyIsValid = false,
 ): { series: SeriesCard[]; pagination: Pagination } {
-  const main = mainColumn($);
   // The filter list wraps the cards in `div.mrgn` on some installs; `.listupd` is the stable part.
   const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
   const series = cardsIn($, list, pageUrl, parseSeriesCard);

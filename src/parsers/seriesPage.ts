@@ -34,8 +34,7 @@ const INFO_FIELDS: Record<string, InfoField> = {
   'posted by': 'postedBy', 'diposting oleh': 'postedBy',
 };
 
-// The page's blocks, found in one walk of the main column: one selector query each would walk it
-// once per block, which on a page of 200 episodes costs more than reading them.
+// The page's blocks, found in one walk of the main column rather than one selector query each (speed only).
 const SERIES_BLOCKS = {
   // The series box; `.bigcontent` alone on installs without the `.animefull` wrapper.
   full: (_el, classes) => classes.includes('animefull') || classes.includes('bigcontent'),
@@ -65,6 +64,7 @@ const INFOX_PARTS = {
 
 /** A series page `{seriesPath}{slug}/`: everything the site says about the series, its episodes and batches. */
 export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<SeriesDetail> {
+  // The column is cut once; the list is read off it as it streams by, and the rest is parsed.
   const column = mainColumnMarkup(html);
   const lister = readEpisodeLister(column, pageUrl);
   const { $, main, found: blocks } = loadMainColumnBlocks(lister?.rest ?? column, SERIES_BLOCKS);

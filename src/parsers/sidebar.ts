@@ -106,9 +106,10 @@ export function parseQuickFilterGenres($: CheerioAPI, pageUrl: string): WidgetRe
 }
 
 /**
- * A widget of a page, read from its own markup alone (`sidebarWidgetMarkups`): the whole sidebar
- * is ~80 KB to parse for a few KB of widget. The whole sidebar is read instead when no cut holds
- * the widget (no `div.section` around it, a heading the markup test misses) or it has parts missing.
+ * A widget of a page, read from its own markup alone (`sidebarWidgetMarkups`), for speed only: the
+ * whole sidebar is many times a widget's size. Correctness rests on the fallback: the whole sidebar
+ * is read when no cut holds the widget (no `div.section` around it, a heading the markup test
+ * misses) or it has parts missing.
  */
 export function parseWidgetOfPage<T>(html: string, widget: Widget<T>, pageUrl: string): WidgetResult<T> {
   const cut = widgetCut(html, widget.headings);

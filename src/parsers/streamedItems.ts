@@ -25,21 +25,16 @@ interface OpenElement extends StreamedElement {
   capturing: Capture | null;
 }
 
-// The parts an element's text goes to, innermost first, as a chain shared with its ancestors:
-// a part's element adds one link instead of copying the array of the parts around it, a copy
-// that cost 5 % of reading a 600-entry list.
+// The parts an element's text goes to, innermost first. A chain shared with its ancestors rather
+// than an array copied per element, for speed only: a part's element adds one link.
 interface Capture {
   part: StreamedPart;
   outer: Capture | null;
 }
 
-// V8 stores a string with any character above U+00FF at two bytes per character, and every slice
-// of it too: one `›` in a page's breadcrumb makes its whole episode list two-byte, and each tag and
-// attribute name is then lowercased through ICU and hashed two bytes at a time. A list that fits in
-// one byte per character (the theme's list markup is ASCII) parses 10–15 % faster from a copy.
-// Rebuilt from its UTF-16 code units, a string is exactly the same and V8 stores it at one byte
-// per character whenever they all fit: it checks as it copies, faster than a regex test before a
-// Latin-1 copy (0.19 against 0.26 ms for a 600-entry list).
+// Speed only: the same string, copied so that the engine may store it compactly when a character
+// elsewhere in the page (one `›` in a breadcrumb) made the page's whole string wide; the copy is
+// exact, so dropping it changes no answer.
 function compactCopy(markup: string): string {
   return Buffer.from(markup, 'utf16le').toString('utf16le');
 }
@@ -50,13 +45,12 @@ const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp']);
 
 /**
  * Reads the `li` items of the first element whose opening tag `opening` finds in `markup` (a long
- * episode list), without building its tree: for each item, the first element of each role, as
- * `firstMatches` and `elementText` would give them on the tree. htmlparser2 parses the element
- * as it does for cheerio (the same events, implied end tags) and stops at its end tag. Entities are
- * decoded here, by htmlparser2's decoder in its modes, only in what the roles see, so that its
- * tokenizer skips through the rest. A 200-entry list is most of a detail page, and building its
- * tree cost as much again as parsing it. `rest` is the markup without the element, for the tree of
- * everything else; null when no opening tag is found.
+ * episode list), without building its tree, since the list is most of a detail page: for each item,
+ * the first element of each role, as `firstMatches` and `elementText` would give them on the tree.
+ * For correctness, htmlparser2 parses the element as it does for cheerio (the same events, implied
+ * end tags) and stops at its end tag, and entities are decoded by its own decoder in its modes; for
+ * speed only, they are decoded only in what the roles see. `rest` is the markup without the
+ * element, for the tree of everything else; null when no opening tag is found.
  */
 export function streamListItems<Role extends string>(
   markup: string,
@@ -73,9 +67,8 @@ export function streamListItems<Role extends string>(
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
   const list = compactCopy(markup.slice(start));
-  // A list without a single `&` has no entity to decode: a 600-entry list is read 6 % faster
-  // without looking for one in every attribute, and 2–5 % slower again if each text is still
-  // tested on its own (measured when the gate was taken off the texts as redundant).
+  // Speed only: a list without a single `&` has no entity to decode, so neither attributes nor
+  // texts are searched for one (the per-text test below is then skipped too).
   const decoding = list.includes('&');
   const parser = new Parser({
     onopentag(name, attribs) {

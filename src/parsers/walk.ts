@@ -6,9 +6,8 @@ import { cleanText } from './text.js';
 export type Matcher = (el: Element, classes: readonly string[]) => boolean;
 
 /**
- * The first element (document order) below `root` for each matcher, found in one walk. Selector
- * queries compile and run css-select once per field, which on a list of small items costs more
- * than parsing the whole page.
+ * The first element (document order) below `root` for each matcher, found in one walk. Speed only:
+ * it gives what one selector query per field would, without walking the tree once per field.
  */
 export function firstMatches<Role extends string>(root: ParentNode, matchers: Record<Role, Matcher>): Partial<Record<Role, Element>> {
   const found: Partial<Record<Role, Element>> = {};
@@ -27,8 +26,8 @@ export function firstMatches<Role extends string>(root: ParentNode, matchers: Re
 }
 
 /**
- * The first element (document order) below `root` that `match` accepts; the walk ends there. A
- * selector query (`$('.postbody').first()`) finds every match of the whole page before keeping one.
+ * The first element (document order) below `root` that `match` accepts; the walk ends there, where
+ * a selector query (`$('.postbody').first()`) would find every match first (speed only).
  */
 export function firstMatch(root: ParentNode, match: Matcher): Element | undefined {
   return firstMatches(root, { match }).match;
@@ -75,8 +74,8 @@ export function hasClass(el: Element, name: string): boolean {
 }
 
 const NO_CLASSES: readonly string[] = [];
-// A page repeats a few class attributes on hundreds of elements (every `epl-num`, every card), and
-// splitting each one again was a tenth of a long page's parse. Bounded: pages hold a few hundred.
+// Speed only: a page repeats a few class attributes on hundreds of elements (every `epl-num`, every
+// card), so each distinct one is split once. Bounded, so that no page can grow it without limit.
 const CLASS_LISTS = new Map<string, readonly string[]>();
 const MAX_CLASS_LISTS = 5_000;
 
@@ -99,8 +98,7 @@ export function classNamesOf(attribute: string | undefined): readonly string[] {
 
 /** The element's text with whitespace collapsed; '' when there is no element. */
 export function elementText($: CheerioAPI, el: Element | undefined): string {
-  // The static `text` reads the nodes directly; wrapping each element in a Cheerio object first
-  // costs several times more, which adds up on lists of hundreds of entries.
+  // The static `text` reads the nodes directly, without a Cheerio wrapper per element (speed only).
   return el === undefined ? '' : cleanText($.text([el]));
 }
 

@@ -1,12 +1,12 @@
 import { endpoints } from '../catalog/endpoints/index.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
+import type { StatusHistoryStore } from '../shared/statusHistory/store.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { buildHistory, type StatusHistory } from './history.js';
 import { probeUpstream } from './probe.js';
 import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type StatusRecord, type TrafficRecord } from './records.js';
 import type { ProbeSchedule } from './schedule.js';
-import type { StatusHistoryStore } from './store.js';
 import { TrafficRecorder } from './traffic.js';
 
 export interface StatusMonitorDeps {

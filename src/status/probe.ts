@@ -1,6 +1,6 @@
 import { endpoints } from '../catalog/endpoints/index.js';
 import type { CatalogService } from '../catalog/service.js';
-import { describeError } from '../http/errors.js';
+import { describeError } from '../http/errorTable.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { ProbeRecord } from './records.js';
 

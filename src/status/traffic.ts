@@ -1,5 +1,5 @@
 import { endpoints } from '../catalog/endpoints/index.js';
-import { matchEndpoint } from '../http/routes/catalog.js';
+import { matchEndpoint } from '../http/catalogRequest.js';
 import type { RequestLogLine } from '../http/middleware/requestLog.js';
 import { BUCKET_COUNT, countDuration, sparseCounts } from './buckets.js';
 import { HOUR_MS, type TrafficRecord } from './records.js';

@@ -2,12 +2,13 @@ import { ExponentialBackoff, TaskCancelledError, TimeoutStrategy, handleWhen, re
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../config/logger.js';
 import { createMetrics, type Metrics } from '../metrics.js';
-import type { RedisConnection } from '../redis/connection.js';
+import type { SharedClearances } from '../shared/clearance/store.js';
+import type { SharedOrigin } from '../shared/origin/store.js';
 import { createOriginBreakers } from './breaker.js';
 import { createChallengeGate, type ChallengeGate } from './challenge/gate.js';
 import type { Clearance } from './challenge/clearance.js';
-import { createSharedClearances, type SharedClearances } from './challenge/sharedClearance.js';
-import { createSolver, type ChallengeSolver } from './challenge/solver.js';
+import { createSolver } from './challenge/pickSolver.js';
+import type { ChallengeSolver } from './challenge/solver.js';
 import { classifyAnswer, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
 import {
   UpstreamBadResponseError,
@@ -25,7 +26,6 @@ import { createHttpTransport } from './http.js';
 import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
 import { createOriginStore } from './originStore.js';
 import { createOriginPool } from './origins.js';
-import { createSharedOrigin, type SharedOrigin } from './sharedOrigin.js';
 
 export interface UpstreamPage {
   /** The URL that finally answered (after same-origin redirects), on the origin that served it. */
@@ -70,8 +70,8 @@ export interface UpstreamClientOptions {
   originRecheckMs?: number;
   /** How long an origin that refuses a handed-over cookie is fetched through the browser. */
   browserModeMs?: number;
-  /** With REDIS_URL: one solve and one chosen origin for all instances. */
-  shared?: { clearances: SharedClearances; origin: SharedOrigin };
+  /** One solve and one chosen origin for all instances (src/shared/stores.ts picks them). */
+  shared: { clearances: SharedClearances; origin: SharedOrigin };
 }
 
 const MAX_REDIRECTS = 3;
@@ -81,7 +81,7 @@ const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
 const FIREWALL_RETRY_AFTER_SECONDS = 300;
 
 /** Builds the client the configuration describes, solver included. */
-export function createUpstreamClientFromConfig(config: Config, logger: Logger, metrics: Metrics, redis?: RedisConnection): ResilientUpstreamClient {
+export function createUpstreamClientFromConfig(config: Config, logger: Logger, metrics: Metrics, shared: UpstreamClientOptions['shared']): ResilientUpstreamClient {
   return createUpstreamClient({
     origins: config.UPSTREAM_BASE_URLS,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -93,7 +93,7 @@ export function createUpstreamClientFromConfig(config: Config, logger: Logger, m
     breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
     originRecheckMs: config.UPSTREAM_ORIGIN_RECHECK_MS,
     browserModeMs: config.UPSTREAM_BROWSER_MODE_MS,
-    shared: redis && { clearances: createSharedClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS), origin: createSharedOrigin(redis) },
+    shared,
   });
 }
 
@@ -115,9 +115,8 @@ interface PageFetch {
   track(solving: boolean): void;
 }
 
-
 // The home page of the AnimeStream theme: a WordPress page with the theme's card lists.
-export function looksLikeCatalogHome(html: string): boolean {
+function looksLikeCatalogHome(html: string): boolean {
   return html.includes('/wp-content/') && /class="[^"]*\blistupd\b/.test(html) && /class="[^"]*\bbsx\b/.test(html);
 }
 
@@ -136,7 +135,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
     monitor,
     logger,
     browserModeMs: options.browserModeMs ?? 15 * 60_000,
-    shared: options.shared?.clearances,
+    shared: options.shared.clearances,
   });
   const pauses = createHostPauses();
   const breakers = createOriginBreakers({
@@ -149,12 +148,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
   const pool = createOriginPool({
     configured: options.origins,
     store: createOriginStore(options.dataDir),
-    share: options.shared?.origin.publish,
+    share: options.shared.origin.publish,
     recheckMs,
     monitor,
     logger,
   });
-  options.shared?.origin.follow(pool);
+  options.shared.origin.follow(pool);
   // Decorrelated jitter, so that retries from many requests do not line up.
   const retries = retry(handleWhen(isRetryable), {
     maxAttempts: options.maxRetries ?? 2,

@@ -7,8 +7,9 @@ import { cacheKey } from '../../src/catalog/service.js';
 import { loadConfig } from '../../src/config/load.js';
 import { catalogRateLimit } from '../../src/http/middleware/rateLimit.js';
 import { observeAnswer } from '../../src/http/middleware/requestMetrics.js';
-import { CATALOG_HEADERS, sendCatalogAnswer } from '../../src/http/routes/catalog.js';
+import { CATALOG_HEADERS, sendCatalogAnswer } from '../../src/http/catalogAnswer.js';
 import { createMetrics } from '../../src/metrics.js';
+import { createMemoryQuota } from '../../src/shared/quota/memory.js';
 
 const ITERATIONS = 20_000;
 
@@ -34,7 +35,7 @@ async function microseconds(step: (req: IncomingMessage, res: ServerResponse) =>
  */
 export async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microseconds: number }>> {
   const config = loadConfig({ RATE_LIMIT_MAX: '1000000' });
-  const quota = catalogRateLimit(config, () => '127.0.0.1');
+  const quota = catalogRateLimit(config, () => '127.0.0.1', createMemoryQuota());
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
   const metrics = createMetrics();
   const endpoint = endpoints.find((entry) => entry.path === '/catalog/ongoing-series')!;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/config/logger.js';
 import { createMetrics } from '../../src/metrics.js';
+import { createMemoryClearances } from '../../src/shared/clearance/memory.js';
+import { createMemoryOrigin } from '../../src/shared/origin/memory.js';
 import { createChromiumSolver } from '../../src/upstream/challenge/chromium.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 
@@ -13,6 +15,11 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'upstream-test-'));
 }
 
+/** What one instance without REDIS_URL shares: nothing, through the memory implementations. */
+export function unshared(): UpstreamClientOptions['shared'] {
+  return { clearances: createMemoryClearances(), origin: createMemoryOrigin() };
+}
+
 /** The resilient client over `origins`, silent, with its own metrics registry and DATA_DIR unless given. */
 export function testClient(origins: readonly string[], overrides: Partial<UpstreamClientOptions> = {}) {
   const metrics = overrides.metrics ?? createMetrics();
@@ -21,6 +28,7 @@ export function testClient(origins: readonly string[], overrides: Partial<Upstre
     timeoutMs: 3000,
     dataDir: tempDataDir(),
     logger: createLogger('silent'),
+    shared: unshared(),
     ...overrides,
     metrics,
   });

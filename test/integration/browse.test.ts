@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { AZ_LETTERS, FILTER_STATUSES, FILTER_TYPES } from '../../src/contract/browse.js';
 import { successEnvelope } from '../../src/contract/schemas.js';
-import { matchEndpoint } from '../../src/http/routes/catalog.js';
+import { matchEndpoint } from '../../src/http/catalogRequest.js';
 import { seriesList } from '../simulator/catalog.js';
 import * as listings from '../simulator/listings.js';
 import type { PageContext } from '../simulator/pages/context.js';

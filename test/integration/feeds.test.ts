@@ -236,7 +236,8 @@ describe('feed errors', () => {
     const { api, stack } = await start();
     const bad = await expectError(api, '/feeds/series/Not_A_Slug.atom', 400, 'INVALID_PARAMETER');
     expect(ErrorEnvelope.parse(bad.body).error.details[0]!.field).toBe('slug');
-    await expectError(api, '/feeds/series/.rss', 400, 'INVALID_PARAMETER');
+    await expectError(api, '/feeds/series/l%E0%A4.rss', 400, 'INVALID_PARAMETER');
+    await expectError(api, '/feeds/series/.rss', 404, 'NOT_FOUND');
     await expectError(api, '/feeds/series/no-such-series.json', 404, 'NOT_FOUND');
     await expectError(api, '/feeds/latest.xml', 404, 'NOT_FOUND');
     await expectError(api, '/feeds/series/swords-sorcery-academy.html', 404, 'NOT_FOUND');

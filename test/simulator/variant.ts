@@ -28,6 +28,11 @@ export interface Variant {
   readonly subFilter: boolean;
   /** Poster markup styles, rotated by card position. */
   readonly imageStyles: readonly ImageStyle[];
+  /**
+   * The episode page's sub label inside the type badge (`<span class="epx"> Donghua <span class="lg">Sub</span></span>`),
+   * as seen on the real site (research 2.10), rather than beside it.
+   */
+  readonly episodeSubInsideType: boolean;
 }
 
 export const VARIANTS: Record<VariantName, Variant> = {
@@ -47,6 +52,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     listWrapper: false,
     subFilter: false,
     imageStyles: ['src', 'lazyload', 'srcset', 'photon', 'lazy-gif', 'src', 'rocket'],
+    episodeSubInsideType: true,
   },
   classic: {
     name: 'classic',
@@ -64,5 +70,6 @@ export const VARIANTS: Record<VariantName, Variant> = {
     listWrapper: true,
     subFilter: true,
     imageStyles: ['rocket', 'src', 'rocket', 'photon', 'lazyload', 'rocket', 'srcset'],
+    episodeSubInsideType: false,
   },
 };

@@ -1,10 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config } from '../../config/schema.js';
-import type { RedisConnection } from '../../redis/connection.js';
+import type { QuotaStore } from '../../shared/quota/store.js';
 import { RateLimitedError } from '../errors.js';
-import { SharedQuotaStore } from './quotaStore.js';
 
 /** The caller's address as Express's `req.ip` computes it, from the socket and trusted proxies only. */
 export type ClientAddress = (req: IncomingMessage) => string;
@@ -35,23 +34,20 @@ interface QuotaOptions {
   /** What the quota covers, for the 429 message ("API requests", "reports"). */
   subject: string;
   clientAddress: ClientAddress;
-  /** With REDIS_URL, the counters live in Redis (under keys starting with `prefix`), shared by every instance. */
-  redis: RedisConnection | undefined;
-  prefix: string;
+  /** Where the counts live: memory, or with REDIS_URL Redis (src/shared/stores.ts picks it). */
+  store: QuotaStore;
 }
 
 /**
- * A fixed-window per-client quota (express-rate-limit's memory store: exact under concurrency,
- * and it drops windows that have ended; with REDIS_URL, Redis: see quotaStore.ts). The key is the
- * client address behind trusted proxies only, so a forged X-Forwarded-For counts for nothing. The key is computed here rather than
- * read from `req.ip` so that the cached-hit path in front of Express can use the same limiter.
+ * A fixed-window per-client quota (express-rate-limit). The key is the client address behind
+ * trusted proxies only, so a forged X-Forwarded-For counts for nothing. The key is computed here
+ * rather than read from `req.ip` so that the cached-hit path in front of Express can use the same limiter.
  */
-function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix }: QuotaOptions): Quota {
-  const store: Store = redis ? new SharedQuotaStore(redis, prefix) : new MemoryStore();
+function perClientQuota({ limit, windowMs, subject, clientAddress, store }: QuotaOptions): Quota {
   const keyOf = (req: IncomingMessage) => {
     const address = clientAddress(req);
-    // ipKeyGenerator returns any address but an IPv6 one as it is, after an IPv6 test (a long
-    // regular expression) that cost as much as the rest of the count; an IPv6 address has a colon.
+    // Only an IPv6 address (it has a colon) needs ipKeyGenerator's subnet grouping; sparing the
+    // others its IPv6 test is for speed only, as it returns them unchanged.
     return address.includes(':') ? ipKeyGenerator(address, IPV6_SUBNET) : address;
   };
   const middleware = rateLimit({
@@ -59,8 +55,7 @@ function perClientQuota({ limit, windowMs, subject, clientAddress, redis, prefix
     windowMs,
     limit,
     legacyHeaders: true,
-    // The IETF RateLimit headers are not cheap here: measured per request, draft 7 doubles the
-    // limiter's cost and draft 8 (a hash per request) costs seven times it. X-RateLimit-* say the same.
+    // The contract names X-RateLimit-*; the IETF RateLimit headers would say the same again, at a cost per request.
     standardHeaders: false,
     keyGenerator: keyOf,
     // Never 0: a client told to wait 0 seconds would retry at once into the same window.
@@ -96,13 +91,13 @@ function secondsUntil(resetTime: Date | undefined): number {
 }
 
 /** The API quota on /catalog/*: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
-export function catalogRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): Quota {
+export function catalogRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
   const limit = config.RATE_LIMIT_MAX;
-  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, redis, prefix: 'quota:api:' });
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, store });
 }
 
 /** Report submissions have their own, stricter quota, apart from the API's. */
-export function reportRateLimit(config: Config, clientAddress: ClientAddress, redis?: RedisConnection): Quota {
+export function reportRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
   const limit = config.REPORT_RATE_LIMIT_MAX;
-  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, redis, prefix: 'quota:report:' });
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, store });
 }

@@ -34,7 +34,7 @@ export function logRequest(
   startedMs: number,
   onFinished?: RequestFinishedHook,
 ): void {
-  // Spelled out: spreading the fields into a literal with more keys costs several µs per request.
+  // Spelled out rather than spread from the fields, for speed only: the line is the same.
   const line: RequestLogLine = {
     requestId,
     route,

@@ -5,7 +5,7 @@ import { linkTarget } from '../url.js';
 import { elementText } from '../walk.js';
 
 /** A taxonomy link (`a[rel=tag][href=/genres/action/]` "Action") as a term; null without a name or a usable href. */
-export function termOf($: CheerioAPI, link: Element, pageUrl: string): Term | null {
+function termOf($: CheerioAPI, link: Element, pageUrl: string): Term | null {
   const name = elementText($, link);
   const target = linkTarget(link.attribs['href'], pageUrl);
   return name && target !== null ? { name, slug: target.slug, url: target.url } : null;

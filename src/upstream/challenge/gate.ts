@@ -1,8 +1,8 @@
 import type { Logger } from '../../config/logger.js';
+import type { SharedClearances } from '../../shared/clearance/store.js';
 import { UpstreamBlockedError } from '../errors.js';
 import type { UpstreamMonitor } from '../monitor.js';
 import type { Clearance } from './clearance.js';
-import type { SharedClearances } from './sharedClearance.js';
 import type { BrowserTransport, ChallengeSolver } from './solver.js';
 
 // Keeps what got us through each origin's wall: its clearance (cookies plus the User-Agent that
@@ -36,8 +36,8 @@ export interface ChallengeGateOptions {
   logger: Logger;
   /** How long an origin is fetched through the browser after refusing a handed-over cookie. */
   browserModeMs: number;
-  /** With REDIS_URL: clearances other instances solved, and one solve at a time across instances. */
-  shared?: SharedClearances;
+  /** Clearances other instances solved, and one solve at a time across instances (src/shared/stores.ts picks it). */
+  shared: SharedClearances;
   now?: () => number;
 }
 
@@ -55,14 +55,10 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
     return clearances.get(origin);
   }
 
-  function solveHereOrShared(active: ChallengeSolver, url: string, origin: string, used: Clearance | undefined) {
-    if (options.shared === undefined) return active.solve(url).then((clearance) => ({ clearance, solvedHere: true }));
-    return options.shared.solveOnce(origin, used, () => active.solve(url));
-  }
-
   function startSolve(active: ChallengeSolver, url: string, origin: string, used: Clearance | undefined): Promise<Clearance> {
     const started = now();
-    const solve = solveHereOrShared(active, url, origin, used)
+    const solve = options.shared
+      .solveOnce(origin, used, () => active.solve(url))
       .then(
         ({ clearance: fresh, solvedHere }) => {
           clearances.set(origin, fresh);

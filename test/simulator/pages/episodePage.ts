@@ -36,6 +36,13 @@ function episodeList(ctx: PageContext, list: readonly EpisodeItem[]): string {
   return `<div class="episodelist"><ul>\n${items.join('\n')}\n</ul></div>`;
 }
 
+/** The type badge and the sub label: nested on the real site (research 2.10), side by side on the classic install. */
+function typeAndSubBadges(ctx: PageContext, type: string | null, sub: string | null): string {
+  const label = sub === null ? '' : `<span class="lg">${sub}</span>`;
+  if (type === null) return label;
+  return ctx.variant.episodeSubInsideType ? `<span class="epx"> ${type} ${label}</span>` : `<span class="epx"> ${type} </span>${label}`;
+}
+
 export function episodePage(ctx: PageContext, { item, list, index }: EpisodeLookup): string {
   const { series } = item;
   const url = absolute(ctx, item.path);
@@ -52,7 +59,7 @@ ${breadcrumb([['Home', `${ctx.origin}/`], [series.title, allEpisodes], [item.tit
 <div class="lm">
 <div class="title-section"><h1 class="entry-title" itemprop="name">${text(item.title)}</h1></div>
 ${episodeMeta}
-${series.type === null ? '' : `<span class="epx"> ${series.type} </span>`}${series.sub === null ? '' : `<span class="lg">${series.sub}</span>`}
+${typeAndSubBadges(ctx, series.type, series.sub)}
 <span class="year">${series.sub === null ? '' : `<i class="status ${series.sub}">${series.sub}</i> `}Released on <span class="updated">${longDate(siteDate(item.publishedAt))}</span> · Posted by <span class="vcard author"><b class="fn"><a href="${ctx.origin}/author/admin/">admin</a></b></span> · series <a href="${allEpisodes}">${text(series.title)}</a></span>
 </div>
 </div>

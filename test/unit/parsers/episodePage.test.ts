@@ -18,6 +18,17 @@ describe('parseEpisodePage on hand-written pages', () => {
     expect(parseEpisodePage(fixture.html, fixture.pageUrl).data).toEqual(fixture.expected);
   });
 
+  it.each([
+    ['nested inside the type badge (the real site)', '<span class="epx"> Donghua <span class="lg">Sub</span></span>'],
+    ['beside the type badge', '<span class="epx"> Donghua </span><span class="lg">Sub</span>'],
+  ])('reads type "Donghua" and sub "Sub" with the sub label %s', (_form, badges) => {
+    const fixture = loadFixture('episode', 'first');
+    const html = fixture.html.replace('<span class="epx"> Donghua </span><span class="lg">Sub</span>', badges);
+    expect(html).toContain(badges);
+    const { type, sub } = parseEpisodePage(html, fixture.pageUrl).data;
+    expect({ type, sub }).toEqual({ type: 'Donghua', sub: 'Sub' });
+  });
+
   it('refuses a 200 page that is not an episode page: a series page', () => {
     const fixture = loadFixture('series', 'ongoing');
     expectFixtureError({ ...fixture, expectedError: { name: 'LayoutChangedError', pageKind: 'episode', missing: ['title', 'servers'] } }, () =>
@@ -53,6 +64,15 @@ describe.each(['cafe', 'classic'] as const)('parseEpisodePage on simulated %s pa
   it.each(CASES)('%s', (_description, found) => {
     const parsed = parseEpisodePage(episodePage(ctx, found), `${ctx.origin}${found.item.path}`);
     expect(parsed.data).toEqual(expectedEpisode(ctx, found));
+  });
+
+  it(`prints the sub label ${variant === 'cafe' ? 'inside' : 'beside'} the type badge, and the type is read without it`, () => {
+    const found = lookup((item) => item.series.type === 'Donghua' && item.series.sub === 'Sub');
+    const html = episodePage(ctx, found);
+    const nested = '<span class="epx"> Donghua <span class="lg">Sub</span></span>';
+    expect(html.includes(nested)).toBe(variant === 'cafe');
+    const { type, sub } = parseEpisodePage(html, `${ctx.origin}${found.item.path}`).data;
+    expect({ type, sub }).toEqual({ type: 'Donghua', sub: 'Sub' });
   });
 
   it('refuses the same page after a redesign, and a series page', () => {

@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, imageSrc, isPlaceholderImage, linkTarget, slugFromUrl } from '../../../src/parsers/url.js';
+import { absoluteUrl, imageUrl, isPlaceholderImage, linkTarget, slugFromUrl } from '../../../src/parsers/url.js';
 
 const page = 'https://anichin.cafe/seri/?order=popular&page=2';
 
@@ -98,10 +98,10 @@ describe('isPlaceholderImage', () => {
   });
 });
 
-describe('imageSrc', () => {
+describe('imageUrl', () => {
   const srcOf = (img: string) => {
     const $ = load(img);
-    return imageSrc($('img').first(), 'https://anichin.cafe/ongoing/');
+    return imageUrl($('img').get(0), 'https://anichin.cafe/ongoing/');
   };
 
   it.each([

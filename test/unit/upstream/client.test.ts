@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createUpstreamClient } from '../../../src/upstream/client.js';
+import { unshared } from '../../helpers/upstreamClient.js';
 import {
   UpstreamBadResponseError,
   UpstreamBlockedError,
@@ -32,6 +33,7 @@ function clientFor(origin: string, options: { timeoutMs: number; maxConnectionsP
     origins: [origin],
     dataDir: mkdtempSync(join(tmpdir(), 'upstream-client-')),
     logger: createLogger('silent'),
+    shared: unshared(),
     ...options,
   });
 }

@@ -2,6 +2,7 @@ import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createMetrics } from '../../../src/metrics.js';
+import { createMemoryClearances } from '../../../src/shared/clearance/memory.js';
 import { clearanceExpiry, type Clearance } from '../../../src/upstream/challenge/clearance.js';
 import { createChallengeGate } from '../../../src/upstream/challenge/gate.js';
 import type { ChallengeSolver } from '../../../src/upstream/challenge/solver.js';
@@ -37,7 +38,7 @@ function scriptedSolver(pairs: [cookieAgent: string, reportedAgent: string][]): 
 
 function gateWith(solver: ChallengeSolver | null) {
   const monitor = createUpstreamMonitor({ metrics: createMetrics(), origin: simulator.origin, solver: { kind: 'chromium', available: solver !== null } });
-  return { gate: createChallengeGate({ solver, monitor, logger: createLogger('silent'), browserModeMs: 60_000 }), monitor };
+  return { gate: createChallengeGate({ solver, monitor, logger: createLogger('silent'), browserModeMs: 60_000, shared: createMemoryClearances() }), monitor };
 }
 
 const signal = () => AbortSignal.timeout(5000);

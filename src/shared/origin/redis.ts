@@ -1,6 +1,7 @@
-import type { RedisConnection } from '../redis/connection.js';
-import { PersistedOrigin } from './originStore.js';
-import type { OriginPool } from './origins.js';
+import type { RedisConnection } from '../../redis/connection.js';
+import { PersistedOrigin } from '../../upstream/originStore.js';
+import type { OriginPool } from '../../upstream/origins.js';
+import type { SharedOrigin } from './store.js';
 
 // With REDIS_URL, the origin one instance adopts (a failover, a move, a return to an earlier
 // origin) is every instance's: it is stored in Redis and announced on a channel. The others follow
@@ -10,14 +11,8 @@ import type { OriginPool } from './origins.js';
 const KEY = 'upstream:origin';
 const CHANNEL = 'upstream:origin';
 
-export interface SharedOrigin {
-  /** Stores and announces this instance's choice; a Redis failure is counted, never thrown. */
-  publish(choice: PersistedOrigin): Promise<void>;
-  /** From now on, `pool` follows the choices of the other instances. */
-  follow(pool: OriginPool): void;
-}
-
-export function createSharedOrigin(redis: RedisConnection): SharedOrigin {
+/** Redis down: the choice stays this instance's, and the stored one is read when Redis is back. */
+export function createRedisOrigin(redis: RedisConnection): SharedOrigin {
   function followStored(pool: OriginPool, text: string | null): void {
     if (text === null) return;
     const choice = PersistedOrigin.safeParse(JSON.parse(text));

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFileStatusStore } from '../../../src/status/fileStore.js';
+import { createFileStatusStore } from '../../../src/shared/statusHistory/file.js';
 import type { ProbeRecord, TrafficRecord } from '../../../src/status/records.js';
 
 const DAY = 86_400_000;

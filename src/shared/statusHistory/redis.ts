@@ -1,5 +1,5 @@
-import type { RedisConnection } from '../redis/connection.js';
-import { recordTime, StatusRecord } from './records.js';
+import type { RedisConnection } from '../../redis/connection.js';
+import { recordTime, StatusRecord } from '../../status/records.js';
 import type { StatusHistoryStore, StatusStoreLog } from './store.js';
 
 const KEY = 'status:history';

@@ -1,4 +1,4 @@
-import type { FirstSeen, FirstSeenBounds, FirstSeenStore } from './firstSeen.js';
+import type { FirstSeen, FirstSeenBounds } from './store.js';
 
 export interface Remembered {
   firstSeen: number;
@@ -7,7 +7,8 @@ export interface Remembered {
 
 /**
  * First-seen times in this instance's memory, bounded: ids are kept in the order they were last
- * seen, so the ones no feed shows any more are at the front and go first.
+ * seen, so the ones no feed shows any more are at the front and go first. The file store keeps
+ * these on disk; the Redis store uses them while Redis is down.
  */
 export class RememberedEntries {
   private readonly entries = new Map<string, Remembered>();
@@ -18,7 +19,7 @@ export class RememberedEntries {
     return this.entries.size;
   }
 
-  /** Each candidate's remembered time (its own when new), every one marked as seen now; the new ones are returned apart. */
+  /** Each candidate's remembered time (its own when new), every one marked as seen at `now`; the new ones are returned apart. */
   claim(candidates: readonly FirstSeen[], now: number): { times: Map<string, number>; added: FirstSeen[] } {
     const times = new Map<string, number>();
     const added: FirstSeen[] = [];
@@ -33,7 +34,7 @@ export class RememberedEntries {
     return { times, added };
   }
 
-  /** Puts an entry back as it was remembered (read from a file), in the order given. */
+  /** Puts back an entry as it was remembered (read from a file); later calls count as seen later. */
   restore(id: string, remembered: Remembered): void {
     this.set(id, remembered);
   }
@@ -43,6 +44,7 @@ export class RememberedEntries {
     return [...this.entries];
   }
 
+  /** Drops the ids not seen within `keepMs` of `now`, and the oldest past `maxEntries`. */
   forget(now: number): void {
     for (const [id, { lastSeen }] of this.entries) {
       if (this.entries.size <= this.bounds.maxEntries && now - lastSeen <= this.bounds.keepMs) break;
@@ -55,13 +57,4 @@ export class RememberedEntries {
     this.entries.delete(id);
     this.entries.set(id, remembered);
   }
-}
-
-/** First-seen times in memory only: for tests and a service whose feeds need not survive a restart. */
-export function memoryFirstSeen(bounds: FirstSeenBounds): FirstSeenStore {
-  const entries = new RememberedEntries(bounds);
-  return {
-    claim: async (candidates, now) => entries.claim(candidates, now).times,
-    close: async () => undefined,
-  };
 }

@@ -1,8 +1,9 @@
-import type { StatusRecord } from './records.js';
+import type { StatusRecord } from '../../status/records.js';
 
 /**
- * Where the status history lives: DATA_DIR's JSON lines (fileStore.ts), or Redis when REDIS_URL is
- * set (redisStore.ts), so that every instance shows the same history.
+ * Where the status history lives. Its embedded default is DATA_DIR's JSON lines (file.ts), not
+ * memory, since the page shows 90 days across restarts; with REDIS_URL, Redis (redis.ts), so that
+ * every instance shows the same history.
  */
 export interface StatusHistoryStore {
   /**

@@ -4,7 +4,7 @@ import { createLogger } from '../../../src/config/logger.js';
 import { createMetrics } from '../../../src/metrics.js';
 import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
 import type { Clearance } from '../../../src/upstream/challenge/clearance.js';
-import { createSharedClearances } from '../../../src/upstream/challenge/sharedClearance.js';
+import { createRedisClearances } from '../../../src/shared/clearance/redis.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
 
 // The clearance store against a real redis-server: what one instance solved, another reads back
@@ -43,8 +43,8 @@ function clearance(origin: string, obtainedAt: number, lifeMs = 60_000): Clearan
 
 describe('shared challenge clearances', () => {
   it('round-trips a clearance whole between two instances, and forgets it when it expires', async () => {
-    const one = createSharedClearances(await connect(), 5_000);
-    const other = createSharedClearances(await connect(), 5_000);
+    const one = createRedisClearances(await connect(), 5_000);
+    const other = createRedisClearances(await connect(), 5_000);
     const solved = clearance('https://round.example.test', Date.now(), 300);
     await one.write(solved);
     expect(await other.read('https://round.example.test')).toEqual(solved);
@@ -55,8 +55,8 @@ describe('shared challenge clearances', () => {
 
   it('runs one solve for two instances challenged at once, and hands the result to both', async () => {
     const origin = 'https://once.example.test';
-    const one = createSharedClearances(await connect(), 5_000);
-    const other = createSharedClearances(await connect(), 5_000);
+    const one = createRedisClearances(await connect(), 5_000);
+    const other = createRedisClearances(await connect(), 5_000);
     let solves = 0;
     const solve = async () => {
       solves++;
@@ -71,7 +71,7 @@ describe('shared challenge clearances', () => {
 
   it('solves again when the stored clearance is the one that was just refused', async () => {
     const origin = 'https://refused.example.test';
-    const shared = createSharedClearances(await connect(), 5_000);
+    const shared = createRedisClearances(await connect(), 5_000);
     const refused = clearance(origin, Date.now() - 1_000);
     await shared.write(refused);
     const fresh = clearance(origin, Date.now());

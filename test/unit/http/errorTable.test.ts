@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src/contract/schemas.js';
-import { catalogErrorCodes, ERROR_CODES } from '../../../src/http/errorCodes.js';
+import { catalogErrorCodes, describeError, ERROR_CODES } from '../../../src/http/errorTable.js';
 import {
-  describeError,
   InvalidBodyError,
+  MalformedPathError,
   InvalidParameterError,
   MalformedRequestError,
   MethodNotAllowedError,
@@ -13,9 +13,9 @@ import {
   UnauthorizedError,
 } from '../../../src/http/errors.js';
 import { LayoutChangedError } from '../../../src/parsers/errors.js';
-import { UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+import { UpstreamBadResponseError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamTimeoutError } from '../../../src/upstream/errors.js';
 
-describe('ERROR_CODES, the documentation of the error table', () => {
+describe('the error table', () => {
   it('documents every contract code', () => {
     expect(Object.keys(ERROR_CODES).sort()).toEqual([...ErrorCode.options].sort());
   });
@@ -30,6 +30,10 @@ describe('ERROR_CODES, the documentation of the error table', () => {
     [new RateLimitedError(50, 'API requests', 60), 429, 'RATE_LIMITED'],
     [new LayoutChangedError('home', ['slider']), 502, 'UPSTREAM_LAYOUT_CHANGED'],
     [new UpstreamTimeoutError('slow', 'https://example.test/'), 504, 'UPSTREAM_TIMEOUT'],
+    [new UpstreamNotFoundError('gone', 'https://example.test/x/'), 404, 'NOT_FOUND'],
+    [new UpstreamBlockedError('wall', 'https://example.test/', 30, 'firewall'), 503, 'UPSTREAM_BLOCKED'],
+    [new UpstreamBadResponseError('boom', 'https://example.test/', 500), 502, 'UPSTREAM_ERROR'],
+    [new MalformedPathError("Failed to decode '%zz'"), 400, 'INVALID_PARAMETER'],
     [new MalformedRequestError(400, 'Parse Error: Invalid method encountered'), 400, 'INVALID_PARAMETER'],
     [new MalformedRequestError(408, 'Request timeout'), 408, 'REQUEST_TIMEOUT'],
     [new MalformedRequestError(431, 'Header overflow'), 431, 'REQUEST_HEADERS_TOO_LARGE'],
@@ -43,6 +47,28 @@ describe('ERROR_CODES, the documentation of the error table', () => {
     const described = describeError(error);
     expect([described.status, described.code]).toEqual([status, code]);
     expect(ERROR_CODES[described.code].status).toBe(status);
+  });
+
+  it('answers a subclass as its nearest listed ancestor', () => {
+    class RateLimitedReportError extends RateLimitedError {}
+    expect(describeError(new RateLimitedReportError(5, 'reports', 9))).toMatchObject({ status: 429, code: 'RATE_LIMITED', headers: { 'Retry-After': '9' } });
+  });
+
+  it('gives each error its message, details and headers', () => {
+    expect(describeError(new UpstreamBlockedError('wall', 'https://example.test/', 30, 'firewall'))).toEqual({
+      status: 503,
+      code: 'UPSTREAM_BLOCKED',
+      message: "The upstream's firewall blocks this service. Retry after 30 seconds.",
+      details: [],
+      reportCategory: 'api-down',
+      headers: { 'Retry-After': '30' },
+    });
+    expect(describeError(new UpstreamBadResponseError('down', 'https://example.test/', null)).message).toBe('The upstream site could not be reached. Try again later.');
+    expect(describeError(new InvalidParameterError([{ field: 'page', rule: 'integer 1-500', message: 'm' }]))).toMatchObject({
+      message: 'Invalid query parameter: page. See details.',
+      details: [{ field: 'page', rule: 'integer 1-500', message: 'm' }],
+    });
+    expect(describeError(new MethodNotAllowedError('POST', '/catalog/home', 'GET, HEAD')).headers).toEqual({ Allow: 'GET, HEAD' });
   });
 
   it('describes a too-large body and a missing token with their headers', () => {
@@ -63,6 +89,7 @@ describe('ERROR_CODES, the documentation of the error table', () => {
       headers: {},
       reason: "Failed to decode param '%zz'",
     });
+    expect(describeError(new MalformedPathError("Failed to decode '%zz'"))).toEqual({ ...describeError(uriError), reason: "Failed to decode '%zz'" });
     expect(describeError(new Error('boom')).reason).toBeUndefined();
   });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RedisConnection } from '../../redis/connection.js';
 import { sharedOnce } from '../../redis/sharedOnce.js';
-import type { Clearance } from './clearance.js';
+import type { Clearance } from '../../upstream/challenge/clearance.js';
+import type { SharedClearances } from './store.js';
 
 // With REDIS_URL, a clearance one instance solved serves every instance: it is stored in Redis
 // until it expires, and a solve is single-flight across instances (a lock per origin), so the
@@ -29,18 +30,15 @@ const ClearanceRecord = z.object({
 /** A lock outlives the solve's own limit a little, so a slow but live holder keeps it. */
 const LOCK_MARGIN_MS = 2_000;
 
-export interface SharedClearances {
+/** Also reads and writes one clearance, which the tests use to see what is stored. */
+export interface RedisClearances extends SharedClearances {
   /** The stored clearance of `origin`, if one is unexpired. */
   read(origin: string): Promise<Clearance | undefined>;
   write(clearance: Clearance): Promise<void>;
-  /**
-   * A clearance for `origin` newer than `used`: one another instance stored, else the result of
-   * `solve`, run by one instance at a time across all of them.
-   */
-  solveOnce(origin: string, used: Clearance | undefined, solve: () => Promise<Clearance>): Promise<{ clearance: Clearance; solvedHere: boolean }>;
 }
 
-export function createSharedClearances(redis: RedisConnection, solveTimeoutMs: number): SharedClearances {
+/** Redis down or failing: `solve` here, as the memory implementation does (sharedOnce falls back). */
+export function createRedisClearances(redis: RedisConnection, solveTimeoutMs: number): RedisClearances {
   const key = (origin: string) => `clearance:${origin}`;
 
   async function read(origin: string): Promise<Clearance | undefined> {

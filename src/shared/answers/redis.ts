@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { RedisConnection } from '../redis/connection.js';
-import { sharedOnce } from '../redis/sharedOnce.js';
-import type { CatalogAnswer } from './service.js';
+import type { CatalogAnswer } from '../../catalog/answer.js';
+import type { RedisConnection } from '../../redis/connection.js';
+import { sharedOnce } from '../../redis/sharedOnce.js';
+import type { SharedAnswers } from './store.js';
 
 // With REDIS_URL, the answer cache's second level: an answer one instance fetched is stored in
 // Redis under the same key (parser version included) as its ready-to-send bytes, ETag, fetchedAt
@@ -20,16 +21,7 @@ const NEWLINE = 0x0a;
 /** The lock outlives the holder's own fetch deadline a little, so a slow but live holder keeps it. */
 const LOCK_MARGIN_MS = 1_000;
 
-export interface SharedAnswers {
-  /**
-   * The answer of `key`: one in Redis that may still be served (fetched after `newerThan`, for a
-   * refresh of an answer of that age), else `fetchHere()`'s, fetched by one instance at a time.
-   * Redis failing falls back to `fetchHere()`; the caller has its outcome within the deadline.
-   */
-  load(key: string, fetchHere: () => Promise<CatalogAnswer>, options: { newerThan?: number; onGiveUp(): Error }): Promise<CatalogAnswer>;
-}
-
-export interface SharedAnswersOptions {
+export interface RedisAnswersOptions {
   redis: RedisConnection;
   /** How long past its TTL an answer may be served (CACHE_STALE_MAX_S): it expires in Redis then. */
   staleMaxMs: number;
@@ -39,7 +31,8 @@ export interface SharedAnswersOptions {
   now: () => number;
 }
 
-export function createSharedAnswers({ redis, staleMaxMs, deadlineMs, now }: SharedAnswersOptions): SharedAnswers {
+/** Redis down or failing: `fetchHere()`, as the memory implementation does (sharedOnce falls back). */
+export function createRedisAnswers({ redis, staleMaxMs, deadlineMs, now }: RedisAnswersOptions): SharedAnswers {
   const answerKey = (key: string) => `answer:${key}`;
   const servableUntil = (answer: Pick<CatalogAnswer, 'fetchedAt' | 'ttlSeconds'>) => answer.fetchedAt + answer.ttlSeconds * 1000 + staleMaxMs;
 

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { Logger } from '../config/logger.js';
+import type { Metrics } from '../metrics.js';
+import { createRedisConnection, type RedisConnection } from '../redis/connection.js';
+import { createMemoryAnswers } from './answers/memory.js';
+import { createRedisAnswers } from './answers/redis.js';
+import type { SharedAnswers } from './answers/store.js';
+import { createMemoryClearances } from './clearance/memory.js';
+import { createRedisClearances } from './clearance/redis.js';
+import type { SharedClearances } from './clearance/store.js';
+import { createMemoryOrigin } from './origin/memory.js';
+import { createRedisOrigin } from './origin/redis.js';
+import type { SharedOrigin } from './origin/store.js';
+import { createMemoryQuota } from './quota/memory.js';
+import { RedisQuotaStore } from './quota/redis.js';
+import type { QuotaStore } from './quota/store.js';
+import { createFileFirstSeen } from './firstSeen/file.js';
+import { createRedisFirstSeen } from './firstSeen/redis.js';
+import { FIRST_SEEN_BOUNDS, type FirstSeenStore } from './firstSeen/store.js';
+import { createFileStatusStore } from './statusHistory/file.js';
+import { createRedisStatusStore } from './statusHistory/redis.js';
+import type { StatusHistoryStore } from './statusHistory/store.js';
+
+// Every thing instances share follows one pattern: an interface (<thing>/store.ts), the embedded
+// default (<thing>/memory.ts, or a DATA_DIR file where it must outlive a restart), and a Redis
+// implementation (<thing>/redis.ts) that falls back to the embedded one's behaviour while Redis is
+// down. This is the one place that picks between them, from REDIS_URL.
+
+export interface SharedStores {
+  /** The Redis connection when REDIS_URL is set, for /health and /metrics; undefined otherwise. */
+  readonly redis: RedisConnection | undefined;
+  /** A per-client quota's counters; `prefix` keeps one quota's keys apart from another's in Redis. */
+  quota(prefix: string): QuotaStore;
+  readonly answers: SharedAnswers;
+  readonly clearances: SharedClearances;
+  readonly origin: SharedOrigin;
+  readonly statusHistory: StatusHistoryStore;
+  /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
+  readonly firstSeen: FirstSeenStore;
+  close(): Promise<void>;
+}
+
+export interface SharedStoresOptions {
+  config: Config;
+  logger: Logger;
+  metrics: Metrics;
+  /** The answer cache's clock, which the shared answers' freshness reads. */
+  now: () => number;
+}
+
+export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
+  // Unset REDIS_URL: everything stays in this instance (memory and DATA_DIR), and no Redis client is loaded.
+  if (config.REDIS_URL === undefined) {
+    const firstSeen = createFileFirstSeen(join(config.DATA_DIR, FIRST_SEEN_FILE), FIRST_SEEN_BOUNDS, logger);
+    return {
+      redis: undefined,
+      quota: () => createMemoryQuota(),
+      answers: createMemoryAnswers(),
+      clearances: createMemoryClearances(),
+      origin: createMemoryOrigin(),
+      statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
+      firstSeen,
+      close: () => firstSeen.close(),
+    };
+  }
+  const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
+  return {
+    redis,
+    quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
+    answers: createRedisAnswers({ redis, staleMaxMs: config.CACHE_STALE_MAX_S * 1000, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
+    clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
+    origin: createRedisOrigin(redis),
+    statusHistory: createRedisStatusStore(redis, logger),
+    firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
+    close: () => redis.close(),
+  };
+}
+
+const STATUS_HISTORY_FILE = 'status-history.jsonl';
+const FIRST_SEEN_FILE = 'feed-first-seen.jsonl';

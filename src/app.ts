@@ -116,7 +116,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createServiceRouter({ upstream, metrics, redis }));
-  app.use(createStatusRouter(status));
+  app.use(createStatusRouter(status, now));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota));
   app.use(createReportsApiRouter(reports, reportQuota));

@@ -4,6 +4,7 @@ import fresh from 'fresh';
 import { FEED_FORMATS } from '../../feeds/model.js';
 import type { FeedService } from '../../feeds/service.js';
 import { CATALOG_HEADERS, setHeaders } from '../catalogAnswer.js';
+import { RouteNotFoundError } from '../errors.js';
 import { resolveFeedRequest } from '../feedRequest.js';
 import type { Quota } from '../middleware/rateLimit.js';
 
@@ -19,7 +20,7 @@ const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
  */
 export function createFeedsRouter(service: FeedService, quota: Quota, now: () => number): Router {
   const router = Router();
-  router.use('/feeds', async (req, res, next) => {
+  router.use('/feeds', async (req, res) => {
     setHeaders(res, CATALOG_HEADERS);
     let counted = false;
     const count = async () => {
@@ -30,7 +31,8 @@ export function createFeedsRouter(service: FeedService, quota: Quota, now: () =>
     };
     const request = resolveFeedRequest(req.method, req.baseUrl + req.path);
     if (request === undefined || !isConditional(req)) await count();
-    if (request === undefined) return next();
+    // A path under /feeds that names no feed is the JSON 404, never a page or a static file.
+    if (request === undefined) throw new RouteNotFoundError(req.method, req.baseUrl + req.path);
     // The log line and the metrics name the feed by its path with the extension as a parameter.
     if (request.feed !== undefined) res.locals.route = `${request.feed.path}.{format}`;
     let resolved;

@@ -11,7 +11,7 @@ import { FEED_FORMATS } from '../feeds/model.js';
 import { feeds, type FeedDefinition } from '../feeds/table.js';
 import type { ErrorCode } from '../contract/schemas.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version, license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; license: string };
 
 type JsonObject = Record<string, unknown>;
 
@@ -185,8 +185,11 @@ function reportOperation(config: Config): JsonObject {
   };
 }
 
-/** /openapi.json: generated from the endpoint table, the zod schemas and the configuration. */
-export function buildOpenApiDocument(config: Config): JsonObject {
+/**
+ * /openapi.json: generated from the endpoint table, the zod schemas and the configuration.
+ * `origin` is where the client reached the service; the server and the contact are absolute URLs on it.
+ */
+export function buildOpenApiDocument(config: Config, origin: string): JsonObject {
   const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_MS / 60000);
   return {
     openapi: '3.1.0',
@@ -198,8 +201,12 @@ export function buildOpenApiDocument(config: Config): JsonObject {
         `Each IP may make ${config.RATE_LIMIT_MAX} requests per ${windowMinutes} minutes on /catalog/*; ` +
         'past that the answer is 429 with Retry-After. Answers are cached per endpoint; ' +
         `an answer past its freshness may still be served for up to ${config.CACHE_STALE_MAX_S} seconds, marked X-Cache: STALE.`,
+      contact: { name: 'Report Center', url: `${origin}/report` },
+      license: { name: license, identifier: license },
     },
-    servers: [{ url: '/' }],
+    servers: [{ url: origin }],
+    // A public API: no operation asks for credentials.
+    security: [],
     tags: [
       { name: 'catalog', description: 'The catalog, read from the upstream site' },
       { name: 'feeds', description: 'New episodes as Atom, RSS and JSON Feed, for feed readers and bots' },

@@ -1,16 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Router, type Request } from 'express';
+import { Router } from 'express';
 import fresh from 'fresh';
 import { FEED_FORMATS } from '../../feeds/model.js';
 import type { FeedService } from '../../feeds/service.js';
 import { CATALOG_HEADERS, setHeaders } from '../catalogAnswer.js';
 import { RouteNotFoundError } from '../errors.js';
 import { resolveFeedRequest } from '../feedRequest.js';
+import { requestOrigin } from '../requestOrigin.js';
 import type { Quota } from '../middleware/rateLimit.js';
 
 const isConditional = (req: IncomingMessage) => req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
-
-const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 /**
  * /feeds/*: each feed in Atom, RSS and JSON Feed, from the catalog answer it is built on. A request
@@ -46,7 +45,7 @@ export function createFeedsRouter(service: FeedService, quota: Quota, now: () =>
     }
     const { result, model } = resolved;
     if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
-    const base = baseUrlOf(req);
+    const base = requestOrigin(req);
     const { format } = request;
     const rendered = service.render(model, format, { self: `${base}${req.baseUrl}${req.path}`, baseUrl: base });
     const lastModified = model.updated.toUTCString();

@@ -8,23 +8,22 @@ import { ReportInput } from '../../reports/schema.js';
 import type { ReportService } from '../../reports/service.js';
 import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
 import { formBody } from '../middleware/body.js';
+import { requestOrigin } from '../requestOrigin.js';
 import { validateBody } from '../middleware/validateBody.js';
 import { reportSender } from './reports.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 /** The web pages: landing, API reference, and the Report Center (which works without JavaScript). */
 export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler): Router {
   const router = Router();
 
   router.get('/', (req, res) => {
-    res.render('landing', { baseUrl: baseUrlOf(req), ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) });
+    res.render('landing', { baseUrl: requestOrigin(req), ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) });
   });
 
   router.get('/docs', (req, res) => {
-    res.render('docs', docsView(config, baseUrlOf(req)));
+    res.render('docs', docsView(config, requestOrigin(req)));
   });
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {

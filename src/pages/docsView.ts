@@ -63,7 +63,8 @@ export interface DocsView extends ServiceFacts {
   baseUrl: string;
   errorCodes: ErrorCodeView[];
   reference: EndpointDocView[];
-  feeds: FeedDocView[];
+  /** Each feed with a code sample of its JSON Feed, the form a bot reads most easily. */
+  feeds: (FeedDocView & { code: SampleView })[];
   reportFields: FieldRuleView[];
   reportErrors: ErrorCodeView[];
   reportExampleJson: string;
@@ -133,7 +134,10 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     baseUrl,
     errorCodes: (Object.keys(ERROR_CODES) as ErrorCode[]).map(errorView),
     reference,
-    feeds: feedViews(config),
+    feeds: feedViews(config).map((feed) => {
+      const json = feed.links.find((link) => link.format === 'json')!;
+      return { ...feed, code: sampleView(`GET ${json.url}`, { method: 'GET', url: `${baseUrl}${json.url}`, mediaType: json.mediaType }) };
+    }),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),

@@ -6,7 +6,8 @@ import type { Metrics } from '../metrics.js';
 // The one Redis connection of an instance (REDIS_URL), shared by everything that coordinates
 // instances: the quotas, the answer cache and its lock, the challenge clearance, the origin.
 // Whoever uses it asks `isUp()` first and falls back to memory when Redis is down; a command
-// never waits for a reconnect, so a down Redis costs a request nothing but the fallback.
+// never waits for a reconnect, so a down Redis costs a request nothing but the fallback. A Redis
+// that stops answering (frozen, or cut off without a reset) counts as down as one that is gone.
 
 export type RedisState = 'connecting' | 'up' | 'down';
 
@@ -24,12 +25,23 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin';
+export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'first-seen';
 
 /** Short enough that a request never waits long on a Redis that stopped answering. */
 const CONNECT_TIMEOUT_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 500;
-/** Reconnect backoff: 100 ms, 200 ms, … up to 2 s between attempts, for ever. */
+/**
+ * A connection that leaves its commands without a byte of answer this long (three command timeouts)
+ * is dropped: Redis is then down at once, every later command fails at once instead of waiting out
+ * its own timeout, and the reconnects below are the background check that brings it back.
+ */
+const SILENCE_MS = 3 * COMMAND_TIMEOUT_MS;
+/** Redis is pinged this often, so that one frozen while no request uses it is noticed too. */
+const HEARTBEAT_MS = 2_000;
+/**
+ * Reconnect backoff: 100 ms, 200 ms, … up to 2 s between attempts, for ever. Each attempt is up
+ * only once ioredis's ready check (INFO) is answered within the command timeout.
+ */
 const reconnectDelay = (attempt: number) => Math.min(attempt * 100, 2_000);
 
 export const REDIS_OPTIONS: RedisOptions = {
@@ -39,6 +51,7 @@ export const REDIS_OPTIONS: RedisOptions = {
   maxRetriesPerRequest: 0,
   connectTimeout: CONNECT_TIMEOUT_MS,
   commandTimeout: COMMAND_TIMEOUT_MS,
+  socketTimeout: SILENCE_MS,
   retryStrategy: reconnectDelay,
 };
 
@@ -81,6 +94,11 @@ export function createRedisConnection({ url, logger, metrics }: RedisConnectionO
     if (state === 'connecting') change('down', error);
   });
   client.on('close', () => change('down', lastError));
+  // Its failure is the silence above, which the 'close' handler reports.
+  const heartbeat = setInterval(() => {
+    if (state === 'up') client.ping().catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 
   return {
     client,
@@ -99,6 +117,7 @@ export function createRedisConnection({ url, logger, metrics }: RedisConnectionO
     },
     async close() {
       closing = true;
+      clearInterval(heartbeat);
       for (const connection of [client, ...subscribers]) connection.disconnect();
     },
   };

@@ -7,7 +7,8 @@ import type { SharedOrigin } from '../shared/origin/store.js';
 import { createOriginBreakers } from './breaker.js';
 import { createChallengeGate, type ChallengeGate } from './challenge/gate.js';
 import type { Clearance } from './challenge/clearance.js';
-import { createSolver, type ChallengeSolver } from './challenge/solver.js';
+import { createSolver } from './challenge/pickSolver.js';
+import type { ChallengeSolver } from './challenge/solver.js';
 import { classifyAnswer, MAX_PAGE_BYTES, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
 import {
   UpstreamBadResponseError,

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { writeFileAtomically } from '../files/atomicFile.js';
 
-// The adopted origin survives restarts: a small JSON file in DATA_DIR, replaced atomically
-// (written beside it, then renamed over it), so a crash never leaves half a file.
+// The adopted origin survives restarts: a small JSON file in DATA_DIR, replaced atomically, so a
+// crash never leaves half a file.
 
 const FILE_NAME = 'upstream-origin.json';
 
@@ -35,11 +35,6 @@ export function createOriginStore(dataDir: string): OriginStore {
         return null;
       }
     },
-    async write(choice) {
-      await mkdir(dataDir, { recursive: true });
-      const temporary = `${path}.${process.pid}.tmp`;
-      await writeFile(temporary, `${JSON.stringify(choice, null, 2)}\n`);
-      await rename(temporary, path);
-    },
+    write: (choice) => writeFileAtomically(path, `${JSON.stringify(choice, null, 2)}\n`),
   };
 }

@@ -18,6 +18,10 @@ export interface RedisServer {
   readonly port: number;
   /** SIGKILL: the server vanishes at once, as a crashed or unreachable Redis does. */
   kill(): Promise<void>;
+  /** SIGSTOP: the server keeps its connections and accepts new ones, but answers nothing, as a hung Redis does. */
+  freeze(): void;
+  /** SIGCONT: a frozen server answers again, everything it was sent meanwhile included. */
+  thaw(): void;
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -78,6 +82,8 @@ export async function startRedisServer(): Promise<RedisServer> {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
     restart: launch,
     async stop() {
       await kill();

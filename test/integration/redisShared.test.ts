@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/config/logger.js';
+import { createLogger, type Logger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
@@ -51,7 +52,7 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return started;
 }
 
-async function instance(origins: string[], env: Record<string, string> = {}): Promise<Instance> {
+async function instance(origins: string[], env: Record<string, string> = {}, logger: Logger = createLogger('silent')): Promise<Instance> {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: origins.join(','),
     UPSTREAM_TIMEOUT_MS: String(DEADLINE_MS),
@@ -64,7 +65,7 @@ async function instance(origins: string[], env: Record<string, string> = {}): Pr
     REDIS_URL: redisServer.url,
     ...env,
   });
-  const app = createApp({ config, logger: createLogger('silent') });
+  const app = createApp({ config, logger });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -246,6 +247,123 @@ describe('a Redis outage', () => {
     const shared = await get(b, '/catalog/search?q=back', '198.51.100.7');
     expect(shared.headers.get('x-cache')).toBe('HIT');
     expect(upstream.hitCount('/?s=back')).toBe(1);
+  });
+});
+
+describe('the quota across a Redis loss', () => {
+  it('starts no window again: what was counted while Redis was away is carried into it, so one client gets at most the quota on each instance', async () => {
+    const quota = 100;
+    const { a, b } = await twoInstances({ RATE_LIMIT_MAX: String(quota) });
+    const granted = new Map<string, number>();
+    const resets = new Map<string, Set<number>>();
+    // One client's requests, one after the other, alternating between the instances (A first).
+    const send = async (client: string, count: number) => {
+      for (let n = 0; n < count; n++) {
+        const answer = await get(n % 2 === 0 ? a : b, '/catalog/genres', client);
+        expect([200, 429]).toContain(answer.status);
+        if (answer.status === 200) granted.set(client, (granted.get(client) ?? 0) + 1);
+        resets.set(client, (resets.get(client) ?? new Set()).add(Number(answer.headers.get('x-ratelimit-reset'))));
+      }
+    };
+    const heavy = '198.51.100.13';
+    const light = '198.51.100.14';
+    await send(heavy, 60);
+    await send(light, 30);
+    expect([granted.get(heavy), granted.get(light)]).toEqual([60, 30]);
+
+    await redisServer.kill();
+    await Promise.all([redisStateIs(a.base, 'down'), redisStateIs(b.base, 'down')]);
+    await send(heavy, 2 * quota);
+    await send(light, 20);
+    // Each instance counts on from the last count Redis gave it (A 59 and B 60 for the heavy client).
+    expect(granted.get(heavy)).toBe(60 + 41 + 40);
+    expect(granted.get(light)).toBe(50);
+
+    await redisServer.restart();
+    await Promise.all([redisStateIs(a.base, 'up'), redisStateIs(b.base, 'up')]);
+    await send(heavy, 2 * quota);
+    await send(light, quota);
+    // Redis came back empty; each instance added what it counted meanwhile, never leaving the
+    // counter below its own count. So the counters hold every request sent (heavy: 60, 200 away,
+    // 200 after; light: 30, 20, 100), give or take the one count by which the two instances'
+    // last views of a client differ (one less when A carries its count over first).
+    expect([459, 460]).toContain(Number(await inspector.get(`quota:api:${heavy}`)));
+    expect([149, 150]).toContain(Number(await inspector.get(`quota:api:${light}`)));
+    expect(granted.get(heavy)).toBe(141);
+    expect([100, 101]).toContain(granted.get(light));
+    // And in the same window throughout: the reset time never moved (by more than its rounding to a second).
+    for (const client of [heavy, light]) {
+      const seen = [...(resets.get(client) ?? [])];
+      expect(Math.max(...seen) - Math.min(...seen)).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
+describe('a frozen Redis', () => {
+  it('is down within seconds under load, cached hits stop waiting on it, and it is back up once it answers again', async () => {
+    const upstream = await simulator();
+    const logged: { level: number; msg: string; err?: { message: string } }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+    const a = await instance([upstream.origin], {}, logger);
+    const path = '/catalog/search?q=frozen';
+    expect((await get(a, path, '198.51.100.11')).headers.get('x-cache')).toBe('MISS');
+    const hits: { sentAt: number; ms: number; status: number; cache: string | null }[] = [];
+    let stop = false;
+    // Cached hits from four clients at once, until told to stop.
+    const traffic = Array.from({ length: 4 }, async () => {
+      while (!stop) {
+        const sentAt = Date.now();
+        const answer = await get(a, path, '198.51.100.11').catch(() => ({ status: 0, headers: new Headers() }));
+        hits.push({ sentAt, ms: Date.now() - sentAt, status: answer.status, cache: answer.headers.get('x-cache') });
+      }
+    });
+    try {
+      await sleep(200);
+      const frozenAt = Date.now();
+      redisServer.freeze();
+      await redisStateIs(a.base, 'down');
+      const downAt = Date.now();
+      expect(downAt - frozenAt).toBeLessThan(5_000);
+      await sleep(1_000);
+      stop = true;
+      await Promise.all(traffic);
+      const whileDown = hits.filter((hit) => hit.sentAt >= downAt);
+      expect(whileDown.length).toBeGreaterThan(20);
+      // Before, each waited out the 500 ms command timeout; the bound leaves room for a loaded machine.
+      expect(whileDown.filter((hit) => hit.status !== 200 || hit.cache !== 'HIT' || hit.ms >= 400)).toEqual([]);
+      // The status page reads the shared history: it answers without waiting on Redis either.
+      const statusSent = Date.now();
+      expect((await fetch(`${a.base}/status`)).status).toBe(200);
+      expect(Date.now() - statusSent).toBeLessThan(400);
+      expect(hits.map((hit) => hit.status)).toEqual(hits.map(() => 200));
+      expect(await (await fetch(`${a.base}/metrics`)).text()).toMatch(/^redis_up 0$/m);
+      const down = logged.filter((line) => line.msg.startsWith('redis down'));
+      expect(down).toHaveLength(1);
+      expect(down[0]?.err?.message).toMatch(/didn't receive any in 1500ms/);
+    } finally {
+      stop = true;
+      redisServer.thaw();
+      await Promise.all(traffic);
+    }
+    await redisStateIs(a.base, 'up');
+    expect(await (await fetch(`${a.base}/metrics`)).text()).toMatch(/^redis_up 1$/m);
+    expect(logged.filter((line) => line.msg.startsWith('redis up'))).toHaveLength(2);
+    // Counting in Redis again: a new client's count is the key's.
+    expect((await get(a, path, '198.51.100.12')).headers.get('x-ratelimit-remaining')).toBe('99999');
+    expect(await inspector.get('quota:api:198.51.100.12')).toBe('1');
+  });
+
+  it('is down within seconds without traffic too, and up again once it answers', async () => {
+    const a = await instance([(await simulator()).origin]);
+    const frozenAt = Date.now();
+    redisServer.freeze();
+    try {
+      await redisStateIs(a.base, 'down');
+      expect(Date.now() - frozenAt).toBeLessThan(5_000);
+    } finally {
+      redisServer.thaw();
+    }
+    await redisStateIs(a.base, 'up');
   });
 });
 

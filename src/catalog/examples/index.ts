@@ -14,7 +14,7 @@ const EXAMPLES: Record<string, EndpointExample> = { ...listExamples, ...seriesEx
 
 export function exampleFor(path: string): EndpointExample {
   const example = EXAMPLES[path];
-  if (!example) throw new Error(`No example for ${path} in src/catalog/examples.ts`);
+  if (!example) throw new Error(`No example for ${path} in src/catalog/examples/`);
   return example;
 }
 

@@ -1,9 +1,5 @@
-import { accessSync, constants } from 'node:fs';
-import type { Logger } from '../../config/logger.js';
 import type { UpstreamAnswer, UpstreamFailure } from '../classify.js';
-import { createChromiumSolver } from './chromium.js';
 import type { Clearance } from './clearance.js';
-import { createFlareSolverrSolver } from './flaresolverr.js';
 
 /** Gets through an anti-bot challenge the way a person's browser does. */
 export interface ChallengeSolver {
@@ -21,47 +17,4 @@ export interface ChallengeSolver {
 export interface BrowserTransport {
   fetch(url: string): Promise<UpstreamAnswer | UpstreamFailure>;
   close(): Promise<void>;
-}
-
-export type SolverSetting = 'auto' | 'chromium' | 'flaresolverr' | 'off';
-
-export interface SolverConfig {
-  SOLVER: SolverSetting;
-  CHROMIUM_PATH: string;
-  FLARESOLVERR_URL?: string | undefined;
-  UPSTREAM_SOLVE_TIMEOUT_MS: number;
-  BROWSER_IDLE_MS: number;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * The solver the configuration asks for. `auto` prefers an external FlareSolverr when one is
- * configured, then a local Chromium when its binary is there, else none (challenges answer 503).
- */
-export function createSolver(config: SolverConfig, logger: Logger): ChallengeSolver | null {
-  const timeoutMs = config.UPSTREAM_SOLVE_TIMEOUT_MS;
-  const chromium = () => createChromiumSolver({ executablePath: config.CHROMIUM_PATH, timeoutMs, idleMs: config.BROWSER_IDLE_MS, logger });
-  const flaresolverr = (url: string) => createFlareSolverrSolver({ url, timeoutMs });
-  switch (config.SOLVER) {
-    case 'off':
-      return null;
-    case 'chromium':
-      return chromium();
-    case 'flaresolverr':
-      // The config schema refuses SOLVER=flaresolverr without FLARESOLVERR_URL.
-      return flaresolverr(config.FLARESOLVERR_URL as string);
-    case 'auto':
-      if (config.FLARESOLVERR_URL) return flaresolverr(config.FLARESOLVERR_URL);
-      if (isExecutable(config.CHROMIUM_PATH)) return chromium();
-      logger.warn({ chromiumPath: config.CHROMIUM_PATH }, 'no challenge solver: Chromium not found and FLARESOLVERR_URL unset');
-      return null;
-  }
 }

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
-import { UpstreamUnreadablePageError } from '../upstream/errors.js';
+import { UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { AnyEndpoint } from './endpoints/index.js';
 import type { ParseOutcome, ParseTask } from './parseTask.js';
 
@@ -11,18 +12,24 @@ import type { ParseOutcome, ParseTask } from './parseTask.js';
 // that passes the deadline has its thread stopped and the request gets a typed error; /health and
 // cached hits never wait on it. Piscina keeps the pool (a stopped thread is replaced).
 
-/** How long one page may take to parse, from when its thread starts it: a real 300 KB page takes ~4 ms. */
-export const PARSE_DEADLINE_MS = 1000;
+/**
+ * How long one page may take to parse, from when its thread starts it: a real 300 KB page takes
+ * ~4 ms warm, and the margin covers a first parse in cold code on a loaded machine, since a page
+ * that passes it is remembered as failed.
+ */
+export const PARSE_DEADLINE_MS = 2000;
 // How long a page may wait for a thread: parses ahead of it end within their deadline, but a thread
 // that replaces a stopped one first loads the parsers, which is not the page's time.
 const PARSE_WAIT_MS = 5000;
+// How long the first pages wait for the process's first thread to load the parsers (a fraction of
+// a second on a quiet machine; several seconds from the TypeScript sources on a loaded one).
+const THREAD_LOAD_WAIT_MS = 30_000;
 // One thread kept loaded, a second started while the first is busy (a page held to its deadline);
 // a stopped thread is replaced. A bound on each thread's heap turns a page that would need more
 // into an error of that page, not of the process.
 const MIN_THREADS = 1;
 const MAX_THREADS = 2;
 const THREAD_HEAP_MB = 128;
-const THREAD_NICENESS = 10;
 
 /** The answer's `{data, pagination}` as JSON, and the optional blocks the page lacked. */
 export interface ParsedAnswer {
@@ -36,6 +43,7 @@ const fromSources = import.meta.url.endsWith('.ts');
 // One pool per process: threads are a resource of the process, shared by every app in it.
 let pool: Piscina<ParseTask, ParseOutcome> | undefined;
 let ready: Promise<void> | undefined;
+let loaded = false;
 
 function threads(): Piscina<ParseTask, ParseOutcome> {
   pool ??= new Piscina<ParseTask, ParseOutcome>({
@@ -45,9 +53,6 @@ function threads(): Piscina<ParseTask, ParseOutcome> {
     maxThreads: MAX_THREADS,
     idleTimeout: Number.POSITIVE_INFINITY,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
-    // Below the main thread's priority: when cores are short, cached hits and /health go first and
-    // a page's parse waits (its deadline counts only once it runs). Linux nices each thread alone.
-    niceIncrement: THREAD_NICENESS,
   });
   return pool;
 }
@@ -60,7 +65,9 @@ export function warmPageParser(): Promise<void> {
   ready ??= threads()
     .run({ endpointPath: '/catalog/genres', html: '', pageUrl: 'http://localhost/', input: {} })
     .then(
-      () => undefined,
+      () => {
+        loaded = true;
+      },
       () => undefined,
     );
   return ready;
@@ -72,10 +79,14 @@ export function warmPageParser(): Promise<void> {
  * or the thread's memory bound.
  */
 export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: string, input: Record<string, unknown>): Promise<ParsedAnswer> {
+  if (!loaded && !(await Promise.race([warmPageParser().then(() => true), sleep(THREAD_LOAD_WAIT_MS, false, { ref: false })])))
+    throw new UpstreamTimeoutError(`The parse threads did not load within ${THREAD_LOAD_WAIT_MS} ms`, pageUrl);
   const deadline = new AbortController();
   let timer = setTimeout(() => deadline.abort(), PARSE_WAIT_MS);
   const { port1: started, port2 } = new MessageChannel();
+  let running = false;
   started.once('message', () => {
+    running = true;
     clearTimeout(timer);
     timer = setTimeout(() => deadline.abort(), PARSE_DEADLINE_MS);
   });
@@ -83,6 +94,9 @@ export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: st
   try {
     outcome = await threads().run({ endpointPath: endpoint.path, html, pageUrl, input, started: port2 }, { signal: deadline.signal, transferList: [port2] });
   } catch (error) {
+    // Never started: the threads were busy (the page is not to blame, and is not remembered as failed).
+    if (deadline.signal.aborted && !running)
+      throw new UpstreamTimeoutError(`The page waited over ${PARSE_WAIT_MS} ms for a parse thread`, pageUrl, { cause: error });
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
       throw new UpstreamUnreadablePageError(`The page was not parsed within ${PARSE_DEADLINE_MS} ms and ${THREAD_HEAP_MB} MB`, pageUrl, 'unparsable', {
         cause: error,

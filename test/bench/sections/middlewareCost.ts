@@ -2,14 +2,15 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { pino } from 'pino';
-import { endpoints } from '../../src/catalog/endpoints/index.js';
-import { cacheKey } from '../../src/catalog/service.js';
-import { loadConfig } from '../../src/config/load.js';
-import { catalogRateLimit } from '../../src/http/middleware/rateLimit.js';
-import { observeAnswer } from '../../src/http/middleware/requestMetrics.js';
-import { CATALOG_HEADERS, sendCatalogAnswer } from '../../src/http/catalogAnswer.js';
-import { createMetrics } from '../../src/metrics.js';
-import { createMemoryQuota } from '../../src/shared/quota/memory.js';
+import { endpoints } from '../../../src/catalog/endpoints/index.js';
+import { cacheKey } from '../../../src/catalog/service.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { catalogRateLimit } from '../../../src/http/middleware/rateLimit.js';
+import { observeAnswer } from '../../../src/http/middleware/requestMetrics.js';
+import { CATALOG_HEADERS, sendCatalogAnswer } from '../../../src/http/catalogAnswer.js';
+import { createMetrics } from '../../../src/metrics.js';
+import { createMemoryQuota } from '../../../src/shared/quota/memory.js';
+import type { BenchReport } from '../report.js';
 
 const ITERATIONS = 20_000;
 
@@ -33,7 +34,7 @@ async function microseconds(step: (req: IncomingMessage, res: ServerResponse) =>
  * What each piece of the cached-hit path costs per request (CPU µs, called on real node
  * request/response objects), so that a slow one shows. The socket write is not included.
  */
-export async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microseconds: number }>> {
+async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microseconds: number }>> {
   const config = loadConfig({ RATE_LIMIT_MAX: '1000000' });
   const quota = catalogRateLimit(config, () => '127.0.0.1', createMemoryQuota());
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
@@ -57,4 +58,10 @@ export async function measureMiddlewareCosts(): Promise<Array<{ piece: string; m
   const rows: Array<{ piece: string; microseconds: number }> = [];
   for (const [piece, step] of pieces) rows.push({ piece, microseconds: Math.max(0, (await microseconds(step)) - baseline) });
   return rows;
+}
+
+/** What each piece of the hit path costs per request, for reading (the socket write excluded). */
+export async function middlewareCostSection(report: BenchReport): Promise<void> {
+  report.section('what each piece of the hit path costs per request (CPU µs; the socket write excluded)');
+  for (const { piece, microseconds } of await measureMiddlewareCosts()) report.figure(`hit path: ${piece}`, `${microseconds.toFixed(1)} µs`);
 }

@@ -1,14 +1,15 @@
 import autocannon from 'autocannon';
-import { startSimulator } from '../simulator/server.js';
-import { median } from './parse.js';
-import { cpuMs, startService } from './processes.js';
+import { startSimulator } from '../../simulator/server.js';
+import { cpuMs, startService } from '../processes.js';
+import { median, type BenchReport } from '../report.js';
+import { LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
 const HIT_PATH = '/catalog/popular-series';
 // The red-team pass of issue 26 moved the hit p99 with 16 connections on /status.
 const FLOOD_CONNECTIONS = 16;
 const ROUNDS = 3;
 
-export interface StatusFloodFigures {
+interface StatusFloodFigures {
   /** Hit requests per second, p50 and p99 (ms, median of the rounds) with nothing else running. */
   alone: { perSecond: number; p50: number; p99: number };
   /** The same with a flood on /health beside it: what any flood of a cheap page costs on one event loop. */
@@ -46,7 +47,7 @@ async function cpuPerAnswer(pid: number, url: string): Promise<number> {
  * cheapest page costs on one event loop) and beside a flood on /status, in alternating rounds so
  * that the shared machine's swings weigh on all three alike.
  */
-export async function measureStatusFlood(latencyMs: number, seconds: number, env: Record<string, string>): Promise<StatusFloodFigures> {
+async function measureStatusFlood(latencyMs: number, seconds: number, env: Record<string, string>): Promise<StatusFloodFigures> {
   const simulator = await startSimulator({ latencyMs });
   const service = await startService({ ...env, UPSTREAM_BASE_URLS: simulator.origin });
   try {
@@ -89,4 +90,17 @@ export async function measureStatusFlood(latencyMs: number, seconds: number, env
   } finally {
     await Promise.all([service.stop(), simulator.close()]);
   }
+}
+
+/** /status's CPU per answer against /health's, and cached hits beside a /status flood, in alternating rounds. */
+export async function statusFloodSection(report: BenchReport): Promise<void> {
+  report.section(`/status against /health, and the cache-hit path alone, beside a flood on /health and beside a flood on /status (${FLOOD_CONNECTIONS} connections each)`);
+  const { alone, beside, flooded, statusPerSecond, cpuMicroseconds } = await measureStatusFlood(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
+  const figures = (hits: typeof alone) => `${hits.perSecond} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms`;
+  const cpuRatio = cpuMicroseconds.status / cpuMicroseconds.health;
+  report.goal('server CPU per /status answer against /health', `${cpuRatio.toFixed(1)} (${cpuMicroseconds.status} vs ${cpuMicroseconds.health} µs)`, '≤ 3', cpuRatio <= 3);
+  report.figure('hit beside a /status flood', `${figures(flooded)}; /status ${statusPerSecond} req/s`);
+  report.figure('hit beside a /health flood', figures(beside));
+  report.figure('hit alone', figures(alone));
+  report.figure('hit req/s beside /status against beside /health', (flooded.perSecond / beside.perSecond).toFixed(2));
 }

@@ -1,0 +1,98 @@
+import { load as cheerioLoad } from 'cheerio';
+import { endpoints } from '../../../src/catalog/endpoints/index.js';
+import { parsePage, warmPageParser } from '../../../src/catalog/pageParser.js';
+import { findSeries } from '../../simulator/episodes.js';
+import type { PageContext } from '../../simulator/pages/context.js';
+import { seriesPage } from '../../simulator/pages/seriesPage.js';
+import { resolveRoute } from '../../simulator/router.js';
+import { answerRoute } from '../../simulator/site.js';
+import { VARIANTS } from '../../simulator/variant.js';
+import { median, medianTime, type BenchReport } from '../report.js';
+
+const ORIGIN = 'http://127.0.0.1:4000';
+// The real site's long series page lists 196 episodes; no series of the dataset has exactly that many.
+const SERIES_196 = { ...findSeries('shadow-chronicle')!, latestEpisode: 196 };
+const RUNS = Number(process.env.BENCH_PARSE_RUNS ?? 200);
+// cheerio's default load takes ten times as long; fewer runs give as steady a median.
+const REFERENCE_RUNS = Math.max(10, Math.round(RUNS / 5));
+/** A page kind's parse may take at most this share of cheerio's default `load` of the same page. */
+const PARSE_RATIO_GOAL = 0.2;
+/** Parsing on a worker thread (the bound on any page) may cost at most this much more than in the process. */
+const WORKER_RATIO_GOAL = 1.5;
+
+/** Page kind, endpoint, upstream path, parameters, and the page itself where the simulator's route does not give it. */
+type Case = readonly [page: string, path: string, upstreamPath: string, input: object, render?: (ctx: PageContext) => string];
+
+const CASES: readonly Case[] = [
+  ['home', '/catalog/home', '/', { page: 1 }],
+  ['search', '/catalog/search', '/?s=a', { q: 'a', page: 1 }],
+  ['genres', '/catalog/genres', '/', {}],
+  ['ongoing', '/catalog/ongoing-series', '/ongoing/', { page: 1 }],
+  ['popular', '/catalog/popular-series', '/seri/?order=popular&page=1', { page: 1 }],
+  ['new movie', '/catalog/new-movie', '/seri/?type=movie&order=update&page=1', { page: 1 }],
+  ['series, 196 episodes', '/catalog/series/{slug}', '/seri/shadow-chronicle/', { slug: 'shadow-chronicle' }, (ctx) => seriesPage(ctx, SERIES_196)],
+  ['series, 600 episodes', '/catalog/series/{slug}', '/seri/heaven-devouring-sovereign/', { slug: 'heaven-devouring-sovereign' }],
+  ['episode', '/catalog/episode/{slug}', '/shadow-chronicle-episode-100-subtitle-indonesia/', { slug: 'shadow-chronicle-episode-100-subtitle-indonesia' }],
+  ['completed', '/catalog/completed-series', '/completed/', { page: 1 }],
+  ['network term', '/catalog/networks/{slug}', '/network/bilibili/', { slug: 'bilibili', page: 1 }],
+  ['season', '/catalog/seasons/{slug}', '/season/2024/', { slug: '2024' }],
+  ['schedule', '/catalog/schedule', '/schedule/', {}],
+  ['A–Z letter', '/catalog/az-list', '/az-lists/?show=S', { letter: 'S', page: 1 }],
+  ['filter', '/catalog/series', '/seri/?status=ongoing&order=popular&page=1', { status: 'ongoing', type: null, order: 'popular', genre: [], season: [], studio: [], page: 1 }],
+];
+
+interface Page {
+  name: string;
+  endpoint: (typeof endpoints)[number];
+  html: string;
+  url: string;
+  input: Record<string, unknown>;
+}
+
+function pages(): Page[] {
+  const ctx = { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe };
+  return CASES.map(([name, path, upstreamPath, input, render]) => {
+    const url = new URL(upstreamPath, ORIGIN);
+    const answer = answerRoute(ctx, resolveRoute(url));
+    if (!('html' in answer)) throw new Error(`${upstreamPath} did not render a page`);
+    const endpoint = endpoints.find((entry) => entry.path === path)!;
+    return { name, endpoint, html: render === undefined ? answer.html : render(ctx), url: url.href, input: input as Record<string, unknown> };
+  });
+}
+
+/**
+ * Each page kind's parse of a real-size simulator page (full chrome) against cheerio's default
+ * `load` (parse5) of the same page, both in this process, one after the other; and the parse on a
+ * worker thread, as a miss runs it, against the same parse in the process.
+ */
+export async function parseSection(report: BenchReport): Promise<void> {
+  report.section(`parse time per page kind against cheerio's default load of the same page (medians of ${RUNS} and ${REFERENCE_RUNS} runs)`);
+  const all = pages();
+  for (const page of all) {
+    const ours = medianTime(() => page.endpoint.parse(page.html, page.url, page.input as never), RUNS);
+    const reference = medianTime(() => cheerioLoad(page.html), REFERENCE_RUNS, 5);
+    const ratio = ours / reference;
+    const kb = Math.round(Buffer.byteLength(page.html) / 1024);
+    report.goal(`parse ${page.name} (${kb} KB) against cheerio load`, `${ratio.toFixed(3)} (${ours.toFixed(2)} vs ${reference.toFixed(1)} ms)`, `≤ ${PARSE_RATIO_GOAL}`, ratio <= PARSE_RATIO_GOAL);
+  }
+
+  const longest = all.find((page) => page.name === 'series, 600 episodes')!;
+  await warmPageParser();
+  const inWorker: number[] = [];
+  for (let run = 0; run < RUNS + 20; run++) {
+    const started = performance.now();
+    await parsePage(longest.endpoint, longest.html, longest.url, longest.input);
+    if (run >= 20) inWorker.push(performance.now() - started);
+  }
+  const inProcess = medianTime(() => {
+    const parsed = longest.endpoint.parse(longest.html, longest.url, longest.input as never);
+    return JSON.stringify({ data: parsed.data, pagination: parsed.pagination });
+  }, RUNS);
+  const workerRatio = median(inWorker) / inProcess;
+  report.goal(
+    'parse of the 600-episode page on a worker thread (round trip, JSON included) against in the process',
+    `${workerRatio.toFixed(2)} (${median(inWorker).toFixed(2)} vs ${inProcess.toFixed(2)} ms)`,
+    `≤ ${WORKER_RATIO_GOAL}`,
+    workerRatio <= WORKER_RATIO_GOAL,
+  );
+}

@@ -1,0 +1,9 @@
+// Settings the bench's sections share; each may be set through the environment for a shorter run.
+
+/** The simulator's page latency: what a miss waits for the upstream. */
+export const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
+export const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
+/** The rate limit is raised through config for the run, never disabled. */
+export const NO_QUOTA = { RATE_LIMIT_MAX: '1000000' };
+/** About 10 KB: 20 series cards plus 15 ranked series. */
+export const HIT_PATH = '/catalog/popular-series';

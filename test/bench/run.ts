@@ -7,6 +7,7 @@ import { startSimulator } from '../simulator/server.js';
 import { measureMiddlewareCosts } from './middlewareCost.js';
 import { measureParsing, median } from './parse.js';
 import { cpuMs, startBareServer, startService } from './processes.js';
+import { reportConfirmation } from './reportConfirmation.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -198,7 +199,7 @@ async function memory(): Promise<void> {
 }
 
 // BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
-const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory };
+const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory, reports: () => reportConfirmation(record) };
 const only = process.env.BENCH_ONLY?.split(',');
 const started = new Date();
 for (const [name, section] of Object.entries(SECTIONS)) if (only === undefined || only.includes(name)) await section();

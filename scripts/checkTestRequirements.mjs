@@ -1,5 +1,5 @@
 // `npm test`'s pretest: what the suite needs beyond npm. The browser and challenge tests drive Debian's
-// Chromium (CHROMIUM_PATH), the Redis tests start redis-server. As root with apt-get (CI, a fresh
+// Chromium (CHROMIUM_PATH), the Redis tests start redis-server, the code-sample tests run curl and python3. As root with apt-get (CI, a fresh
 // container) the missing packages are installed; otherwise one line names the fix. Plain Node, no
 // dependencies, so it also runs before `npm ci`.
 import { spawnSync } from 'node:child_process';
@@ -30,7 +30,15 @@ const chromiumPath = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
 if (chromiumPath !== DEFAULT_CHROMIUM && !executable(chromiumPath))
   fail(`npm test: CHROMIUM_PATH=${chromiumPath} is not an executable; point it at Chromium or unset it to use Debian's ${DEFAULT_CHROMIUM}.`);
 
-const missing = () => [!executable(chromiumPath) && 'chromium', !onPath('redis-server') && 'redis-server'].filter(Boolean);
+// The code samples of /docs are run as pasted: curl, and python3 with requests.
+const pythonHasRequests = () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0;
+const missing = () =>
+  [
+    !executable(chromiumPath) && 'chromium',
+    !onPath('redis-server') && 'redis-server',
+    !onPath('curl') && 'curl',
+    !pythonHasRequests() && 'python3-requests',
+  ].filter(Boolean);
 const packages = missing();
 if (packages.length > 0) {
   const install = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;

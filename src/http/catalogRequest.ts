@@ -13,7 +13,7 @@ export type CatalogRequest =
   | { endpoint: AnyEndpoint | undefined; input?: undefined; error: Error };
 
 /** Express's form of a table path: "/catalog/series/{slug}" → "/catalog/series/:slug". */
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 // Compiled as Express's router compiles a route (path-to-regexp, case-insensitive, one optional
 // trailing slash, parameters percent-decoded), so a path means the same here as it did there.
@@ -38,6 +38,32 @@ function matchPath(pathname: string): Matched | MalformedPathError | undefined {
 export function matchEndpoint(pathname: string): Matched | undefined {
   const matched = matchPath(pathname);
   return matched instanceof MalformedPathError ? undefined : matched;
+}
+
+/**
+ * Whether a request path is under /catalog, the JSON API: its first segment names "catalog" (any
+ * case) at some step of resolving it as a file server would (percent-decoded, empty and "."
+ * segments dropped, ".." going up). Such a path is answered by the catalog and nothing else, so
+ * neither /catalog/%2e%2e/css/site.css nor //catalog/x can reach a static file or a page.
+ */
+export function isCatalogPath(pathname: string): boolean {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // A path that does not decode is judged as written.
+  }
+  const kept: string[] = [];
+  for (const segment of decoded.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      kept.pop();
+      continue;
+    }
+    kept.push(segment);
+    if (kept.length === 1 && segment.toLowerCase() === 'catalog') return true;
+  }
+  return false;
 }
 
 /** The query string of a request URL, as Express reads it into req.query. */

@@ -5,6 +5,7 @@ import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
 import { describeError, type DescribedError } from './errorTable.js';
 import { RouteNotFoundError } from './errors.js';
+import { closeIfBodyUnread } from './middleware/body.js';
 
 /**
  * The contract's error envelope for `error` on `path`. Failures of ours (5xx) are logged here at
@@ -51,6 +52,7 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
+    closeIfBodyUnread(req, res);
     const { described, envelope, reportUrl } = errorAnswer(error, req.path, res.locals.requestId, logger);
     res.locals.errorCode = described.code;
     if (!wantsErrorPage(req)) return sendErrorEnvelope(res, described, envelope);

@@ -6,7 +6,9 @@ import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorTable.js';
 import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
+import { codeSamples, type CodeSample, type SampleRequest } from './codeSamples.js';
 import { formatDuration } from './duration.js';
+import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
@@ -31,6 +33,18 @@ export interface ErrorCodeView {
   kapan: string;
 }
 
+/** The example request of one endpoint in every language, as the code-samples partial shows it. */
+export interface SampleView {
+  /** What the Copy buttons name, e.g. "GET /catalog/search". */
+  name: string;
+  mediaType: string;
+  samples: CodeSample[];
+}
+
+export function sampleView(name: string, request: SampleRequest): SampleView {
+  return { name, mediaType: request.mediaType, samples: codeSamples(request) };
+}
+
 export interface EndpointDocView {
   path: string;
   /** Where the "Coba" form goes without JavaScript: the path, or /docs/try for one with path parameters. */
@@ -41,6 +55,7 @@ export interface EndpointDocView {
   freshFor: string;
   parameters: ParameterView[];
   exampleJson: string;
+  code: SampleView;
   errors: ErrorCodeView[];
 }
 
@@ -48,9 +63,12 @@ export interface DocsView extends ServiceFacts {
   baseUrl: string;
   errorCodes: ErrorCodeView[];
   reference: EndpointDocView[];
+  /** Each feed with a code sample of its JSON Feed, the form a bot reads most easily. */
+  feeds: (FeedDocView & { code: SampleView })[];
   reportFields: FieldRuleView[];
   reportErrors: ErrorCodeView[];
   reportExampleJson: string;
+  reportCode: SampleView;
   bodyLimitKb: number;
 }
 
@@ -72,6 +90,8 @@ const fieldRule = (field: FieldDoc): FieldRuleView => ({ name: field.name, requi
 const errorView = (code: ErrorCode): ErrorCodeView => ({ code, status: ERROR_CODES[code].status, kapan: ERROR_CODES[code].kapan });
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+const JSON_MEDIA_TYPE = 'application/json';
 
 /** A plain form cannot put its fields into its action's path (`/catalog/series/{slug}`); this route does, then redirects. */
 export const TRY_PATH_PREFIX = '/docs/try';
@@ -105,6 +125,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       freshFor: formatDuration(config[endpoint.ttlVariable]),
       parameters,
       exampleJson: pretty(example.response),
+      code: sampleView(`GET ${endpoint.path}`, { method: 'GET', url: `${baseUrl}${urlWithParameters(endpoint.path, example.parameters)}`, mediaType: JSON_MEDIA_TYPE }),
       errors: catalogErrorCodes(parameters.length > 0).map(errorView),
     };
   });
@@ -113,9 +134,14 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     baseUrl,
     errorCodes: (Object.keys(ERROR_CODES) as ErrorCode[]).map(errorView),
     reference,
+    feeds: feedViews(config).map((feed) => {
+      const json = feed.links.find((link) => link.format === 'json')!;
+      return { ...feed, code: sampleView(`GET ${json.url}`, { method: 'GET', url: `${baseUrl}${json.url}`, mediaType: json.mediaType }) };
+    }),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),
+    reportCode: sampleView('POST /api/reports', { method: 'POST', url: `${baseUrl}/api/reports`, mediaType: JSON_MEDIA_TYPE, body: REPORT_EXAMPLE }),
     bodyLimitKb: BODY_LIMIT_BYTES / 1024,
   };
 }

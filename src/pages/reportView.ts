@@ -142,5 +142,5 @@ export function prefillFromQuery(query: Record<string, unknown>): ReportFormValu
 
 export function reportQuotaMessage(limit: number, retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return `Anda sudah mengirim ${limit} laporan dalam jendela waktu ini. Coba kirim lagi dalam ${minutes} menit; isian Anda tetap tersimpan di bawah.`;
+  return `Anda sudah mengirim ${limit} laporan dalam jendela waktu ini. Coba kirim lagi dalam ${minutes} menit. Isian Anda tidak kami baca: tombol Kembali pada peramban membuka lagi formulir yang berisi isian itu.`;
 }

@@ -18,6 +18,9 @@ import type { QuotaStore } from './quota/store.js';
 import { createFileReports } from './reports/file.js';
 import { createRedisReports } from './reports/redis.js';
 import type { SharedReports } from './reports/store.js';
+import { createFileFirstSeen } from './firstSeen/file.js';
+import { createRedisFirstSeen } from './firstSeen/redis.js';
+import { FIRST_SEEN_BOUNDS, type FirstSeenStore } from './firstSeen/store.js';
 import { createFileStatusStore } from './statusHistory/file.js';
 import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from './statusHistory/store.js';
@@ -37,6 +40,8 @@ export interface SharedStores {
   readonly origin: SharedOrigin;
   readonly statusHistory: StatusHistoryStore;
   readonly reports: SharedReports;
+  /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
+  readonly firstSeen: FirstSeenStore;
   close(): Promise<void>;
 }
 
@@ -51,6 +56,7 @@ export interface SharedStoresOptions {
 export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
   // Unset REDIS_URL: everything stays in this instance (memory and DATA_DIR), and no Redis client is loaded.
   if (config.REDIS_URL === undefined) {
+    const firstSeen = createFileFirstSeen(join(config.DATA_DIR, FIRST_SEEN_FILE), FIRST_SEEN_BOUNDS, logger);
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
@@ -59,7 +65,8 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
       origin: createMemoryOrigin(),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
       reports: createFileReports(config.DATA_DIR, logger),
-      close: async () => undefined,
+      firstSeen,
+      close: () => firstSeen.close(),
     };
   }
   const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
@@ -72,6 +79,7 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     origin: createRedisOrigin(redis),
     statusHistory: createRedisStatusStore(redis, logger),
     reports,
+    firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
     close: async () => {
       await reports.close();
       await redis.close();
@@ -80,3 +88,4 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
 }
 
 const STATUS_HISTORY_FILE = 'status-history.jsonl';
+const FIRST_SEEN_FILE = 'feed-first-seen.jsonl';

@@ -8,6 +8,7 @@ import { measureMiddlewareCosts } from './middlewareCost.js';
 import { measureParsing, median } from './parse.js';
 import { cpuMs, startBareServer, startService } from './processes.js';
 import { reportConfirmation } from './reportConfirmation.js';
+import { measureStatusFlood } from './statusFlood.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -102,6 +103,18 @@ async function middlewareCosts(): Promise<void> {
     rows.push({ measure: `hit path: ${piece}`, value: `${microseconds.toFixed(1)} µs`, goal: '—', met: true });
     console.log(`       ${piece}: ${microseconds.toFixed(1)} µs`);
   }
+}
+
+async function statusFlood(): Promise<void> {
+  console.log('1c. /status against /health, and the cache-hit path alone, beside a flood on /health and beside a flood on /status (16 connections each)');
+  const { alone, beside, flooded, statusPerSecond, cpuMicroseconds } = await measureStatusFlood(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
+  const figures = (hits: typeof alone) => `${hits.perSecond} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms`;
+  const cpuRatio = cpuMicroseconds.status / cpuMicroseconds.health;
+  record('server CPU per /status answer', `${cpuMicroseconds.status} µs vs /health ${cpuMicroseconds.health} µs (${cpuRatio.toFixed(1)}×)`, '≤ 3× /health', cpuRatio <= 3);
+  record('hit beside a /status flood', `${figures(flooded)}; /status ${statusPerSecond} req/s`, '—', true);
+  record('hit beside a /health flood', figures(beside), '—', true);
+  record('hit alone', figures(alone), '—', true);
+  record('hit req/s beside /status / beside /health', (flooded.perSecond / beside.perSecond).toFixed(2), '—', true);
 }
 
 function parsing(): void {
@@ -199,7 +212,7 @@ async function memory(): Promise<void> {
 }
 
 // BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
-const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory, reports: () => reportConfirmation(record) };
+const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, 'status-flood': statusFlood, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory, reports: () => reportConfirmation(record) };
 const only = process.env.BENCH_ONLY?.split(',');
 const started = new Date();
 for (const [name, section] of Object.entries(SECTIONS)) if (only === undefined || only.includes(name)) await section();

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../src/upstream/challenge/chromium.js';
-import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { listenOnLoopback, startTestStack, type TestStack } from '../helpers/testApp.js';
 
 // Debian's Chromium (never a downloaded browser), launched with the same base flags as the solver.
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -24,19 +23,15 @@ export interface BrowserStack {
 /** The real app listening on loopback (so a browser can reach it), and one Chromium. */
 export async function startBrowserStack(env: Record<string, string> = {}): Promise<BrowserStack> {
   const stack = await startTestStack({ env: { REPORT_RATE_LIMIT_MAX: '10000', ...env } });
-  const server: Server = stack.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  const server = await listenOnLoopback(stack.app);
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_BASE_ARGS });
   return {
     stack,
     browser,
-    baseUrl: `http://127.0.0.1:${address.port}`,
+    baseUrl: server.baseUrl,
     async close() {
       await browser.close();
-      await new Promise((resolve) => server.close(resolve));
-      server.closeAllConnections();
+      await server.close();
       await stack.close();
     },
   };
@@ -46,11 +41,12 @@ export async function startBrowserStack(env: Record<string, string> = {}): Promi
 export async function openPage(
   env: BrowserStack,
   path: string,
-  options: { javaScriptEnabled?: boolean; width?: number } = {},
+  options: { javaScriptEnabled?: boolean; width?: number; permissions?: string[] } = {},
 ): Promise<{ page: Page; close(): Promise<void> }> {
   const context = await env.browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },
+    permissions: options.permissions ?? [],
   });
   const page = await context.newPage();
   await page.goto(`${env.baseUrl}${path}`);

@@ -56,3 +56,61 @@ export function rawRequest(port: number, request: string | Buffer): Promise<RawR
     socket.write(request);
   });
 }
+
+export interface StreamedBodyResult {
+  response: RawResponse;
+  /** Body bytes written (chunk framing excluded) when the first byte of the answer arrived. */
+  sentBeforeAnswer: number;
+  /** Whether the server closed the connection within a second of answering. */
+  closedByServer: boolean;
+}
+
+/**
+ * Sends `head` (a request line and headers with `Transfer-Encoding: chunked`), then a chunked body
+ * of `chunkBytes` every `pauseMs` until the server answers or `maxBytes` are sent, and never ends
+ * the body. The slow pace keeps what the client has written close to what the server has read.
+ */
+export function streamChunkedBody(port: number, head: string, options: { chunkBytes: number; pauseMs: number; maxBytes: number }): Promise<StreamedBodyResult> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let sent = 0;
+    let sentBeforeAnswer: number | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    let closeWait: NodeJS.Timeout | undefined;
+    const finish = (closedByServer: boolean) => {
+      clearTimeout(timer);
+      clearTimeout(closeWait);
+      socket.destroy();
+      try {
+        resolve({ response: parseResponse(Buffer.concat(received)), sentBeforeAnswer: sentBeforeAnswer ?? sent, closedByServer });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    socket.on('data', (data) => {
+      received.push(data);
+      if (sentBeforeAnswer === undefined) {
+        sentBeforeAnswer = sent;
+        closeWait = setTimeout(() => finish(false), 1_000);
+      }
+    });
+    socket.on('end', () => finish(true));
+    // The server closing with our body unread may reset the connection; the answer came before.
+    socket.on('error', () => finish(sentBeforeAnswer !== undefined));
+    const chunk = Buffer.from(`${options.chunkBytes.toString(16)}\r\n${'x'.repeat(options.chunkBytes)}\r\n`);
+    const writeNext = () => {
+      if (sentBeforeAnswer !== undefined || socket.destroyed) return;
+      if (sent >= options.maxBytes) {
+        closeWait = setTimeout(() => finish(false), 2_000);
+        return;
+      }
+      socket.write(chunk);
+      sent += options.chunkBytes;
+      timer = setTimeout(writeNext, options.pauseMs);
+    };
+    socket.write(head, () => {
+      timer = setTimeout(writeNext, options.pauseMs);
+    });
+  });
+}

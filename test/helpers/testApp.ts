@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
@@ -55,6 +56,27 @@ export async function startTestStack(
     close: async () => {
       await app.close();
       await simulator.close();
+    },
+  };
+}
+
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>`, for clients that need a real URL: Chromium, curl, command-line tools. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** The app listening on a free loopback port. */
+export async function listenOnLoopback(app: App): Promise<LoopbackServer> {
+  const server: Server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  return {
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    async close() {
+      await new Promise((resolve) => server.close(resolve));
+      server.closeAllConnections();
     },
   };
 }

@@ -26,14 +26,34 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeTruthy();
   });
 
+  it('names the license, the Report Center as contact, this server, and no security for any operation', async () => {
+    const served = (await request(stack.app).get('/openapi.json').set('Host', 'katalog.example:8080')).body;
+    expect(served.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+    expect(served.info.contact).toEqual({ name: 'Report Center', url: 'http://katalog.example:8080/report' });
+    expect(served.servers).toEqual([{ url: 'http://katalog.example:8080' }]);
+    expect(served.security).toEqual([]);
+  });
+
+  it('keeps a strange Host header inside its JSON strings', async () => {
+    const response = await request(stack.app).get('/openapi.json').set('Host', 'a"b\\c');
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.text).servers).toEqual([{ url: 'http://a"b\\c' }]);
+  });
+
   it('would be refused by the validator if it were broken (the check can fail)', async () => {
     const broken = structuredClone(document);
     broken.paths['/catalog/home'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/Missing' };
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/Missing/);
   });
 
-  it('has exactly the endpoint table\'s paths plus POST /api/reports', () => {
-    expect(Object.keys(document.paths)).toEqual([...endpoints.map((endpoint) => endpoint.path), '/api/reports']);
+  it('has exactly the endpoint table\'s paths, the feed table\'s, plus POST /api/reports', () => {
+    expect(Object.keys(document.paths)).toEqual([
+      ...endpoints.map((endpoint) => endpoint.path),
+      '/feeds/latest.{format}',
+      '/feeds/series/{slug}.{format}',
+      '/feeds/movies.{format}',
+      '/api/reports',
+    ]);
     for (const endpoint of endpoints) expect(Object.keys(document.paths[endpoint.path])).toEqual(['get']);
     expect(Object.keys(document.paths['/api/reports'])).toEqual(['post']);
   });
@@ -95,6 +115,8 @@ describe('GET /openapi.json', () => {
         'GenreTag',
         'GenresResponse',
         'HomeResponse',
+        'JsonFeed',
+        'JsonFeedItem',
         'LatestMovie',
         'NewMovieResponse',
         'OngoingSeriesResponse',

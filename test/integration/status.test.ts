@@ -160,11 +160,37 @@ describe('the status probe, /health/history and /status', () => {
     await request(stack.app).get('/catalog/genres').expect(200);
     clock.now = T0 + 9_999;
     expect(await genres()).toBe(0);
-    clock.now = T0 + 10_000;
+    clock.now = T0 + 15_000;
     expect(await genres()).toBe(1);
-    // A probe is new data: the next history has it at once.
-    await probeAt(T0 + 10_001);
-    expect((await history(stack)).upstream.lastProbe.at).toBe('2026-11-20T03:00:10.001Z');
+    // A probe is new data: the next build has it, though the monitor's last history is younger than 10 s.
+    await probeAt(T0 + 15_001);
+    clock.now = T0 + 20_000;
+    expect((await history(stack)).upstream.lastProbe.at).toBe('2026-11-20T03:00:15.001Z');
+  });
+
+  it('builds /status and /health/history at most once per 5 s and serves every request in between from that build', async () => {
+    const clock = { now: T0 };
+    const { stack, probeAt } = await statusStack({ clock });
+    await probeAt(T0);
+    const pages = await Promise.all(Array.from({ length: 20 }, () => request(stack.app).get('/status').expect(200)));
+    const bodies = await Promise.all(Array.from({ length: 20 }, () => request(stack.app).get('/health/history').expect(200)));
+    expect(new Set(pages.map((page) => page.text)).size).toBe(1);
+    expect(new Set(bodies.map((body) => body.text)).size).toBe(1);
+    expect(bodies[0]!.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(bodies[0]!.headers['cache-control']).toBe('no-store');
+    expect(pages[0]!.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(pages[0]!.text).toContain('Diperbarui 20 Nov 2026, 10.00 WIB');
+
+    // A probe within the period shows on neither; the first request after it builds both anew.
+    stack.simulator.setFaults([{ kind: 'challenge' }]);
+    await probeAt(T0 + 4_999);
+    expect((await history(stack)).upstream.lastProbe).toMatchObject({ at: '2026-11-20T03:00:00.000Z', outcome: 'up' });
+    expect((await request(stack.app).get('/status')).text).toBe(pages[0]!.text);
+    clock.now = T0 + 5_000;
+    expect((await history(stack)).upstream.lastProbe).toMatchObject({ at: '2026-11-20T03:00:04.999Z', outcome: 'down' });
+    const rebuilt = await request(stack.app).get('/status').expect(200);
+    expect(rebuilt.text).not.toBe(pages[0]!.text);
+    expect(rebuilt.text).toContain('situs sumber meminta verifikasi anti-bot');
   });
 
   it('keeps the history in DATA_DIR across a restart, and bounds it to 90 days', async () => {

@@ -7,8 +7,11 @@ import { SEASONS, SERIES, SITE_NOW, STUDIOS, type Series, type Term } from './da
 
 export type Taxonomy = 'genres' | 'studio' | 'network' | 'country' | 'season';
 
-/** Studios that have series: a few of the quick filter's, so their pages run over several pages, plus one UTF-8 slug. */
-export const SERIES_STUDIOS: readonly Term[] = [...STUDIOS.slice(0, 7), { name: 'L²Studio', slug: 'l²studio' }];
+/** The API reference's example studio (src/catalog/examples), so its code samples work here too; not in the quick filter. */
+const EXAMPLE_STUDIO: Term = { name: 'BUILD DREAM', slug: 'build-dream' };
+
+/** Studios that have series: a few of the quick filter's, so their pages run over several pages, the example studio, and one UTF-8 slug. */
+export const SERIES_STUDIOS: readonly Term[] = [...STUDIOS.slice(0, 6), EXAMPLE_STUDIO, { name: 'L²Studio', slug: 'l²studio' }];
 export const NETWORKS: readonly Term[] = [
   { name: 'Bilibili', slug: 'bilibili' },
   { name: 'Tencent Video', slug: 'tencent-video' },
@@ -67,7 +70,7 @@ export function seriesWithTerm(taxonomy: Exclude<Taxonomy, 'genres'>, slug: stri
 
 /** Every term of a taxonomy other than genres that the site knows (an unknown slug is a 404). */
 export function knownTerms(taxonomy: Exclude<Taxonomy, 'genres'>): readonly Term[] {
-  if (taxonomy === 'studio') return [...STUDIOS, UTF8_STUDIO];
+  if (taxonomy === 'studio') return [...STUDIOS, EXAMPLE_STUDIO, UTF8_STUDIO];
   if (taxonomy === 'network') return NETWORKS;
   if (taxonomy === 'country') return COUNTRIES;
   return SEASONS;

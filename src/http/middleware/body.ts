@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { InvalidBodyError, PayloadTooLargeError } from '../errors.js';
 
@@ -27,22 +28,44 @@ function typedBodyError(error: { type?: string; status?: number }): unknown {
 }
 
 /**
- * A body declared (Content-Length) over the limit is refused at once: body-parser would first wait
- * for the whole declared body to arrive, which a client may never send. The connection closes after
- * the answer, so the unread body is never waited for either.
+ * An answer given while the request's body is still unread closes the connection, so that the
+ * rest of the body is never read: Node would otherwise read it to the end to reuse the connection.
  */
-function withTypedErrors(parser: RequestHandler): RequestHandler {
+export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse): void {
+  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+}
+
+/**
+ * The body limit on the bytes as they arrive, declared or chunked: a declared Content-Length over
+ * it is refused at once, and a body counted past it is refused as soon as it passes, with the rest
+ * left unread. body-parser's own limit is not enough: past it, it reads the whole body before it
+ * answers (to keep the connection), which a client may send for ever.
+ */
+function bounded(parser: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) {
-      res.setHeader('Connection', 'close');
-      return next(new PayloadTooLargeError(BODY_LIMIT_BYTES));
-    }
-    return parser(req, res, (error?: unknown) => next(error === undefined ? undefined : typedBodyError(error as { type?: string; status?: number })));
+    if (Number(req.headers['content-length']) > BODY_LIMIT_BYTES) return next(new PayloadTooLargeError(BODY_LIMIT_BYTES));
+    let received = 0;
+    let settled = false;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', count);
+      next(error);
+    };
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received <= BODY_LIMIT_BYTES) return;
+      req.pause();
+      settle(new PayloadTooLargeError(BODY_LIMIT_BYTES));
+    };
+    // Added before the parser's own listener, in the same tick, so it sees every chunk first.
+    req.on('data', count);
+    parser(req, res, (error?: unknown) => settle(error === undefined ? undefined : typedBodyError(error as { type?: string; status?: number })));
   };
 }
 
 /** `application/json` bodies; with another content type the body stays empty and is refused as such. */
-export const jsonBody = withTypedErrors(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
+export const jsonBody = bounded(express.json({ limit: BODY_LIMIT_BYTES, strict: false }));
 
 /** HTML form posts. Repeated fields arrive as arrays, so they can be refused rather than guessed. */
-export const formBody = withTypedErrors(express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: FORM_FIELDS_MAX }));
+export const formBody = bounded(express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: FORM_FIELDS_MAX }));

@@ -1,30 +1,37 @@
 import { Router, type RequestHandler } from 'express';
 import type { CatalogService } from '../../catalog/service.js';
 import { CATALOG_HEADERS, sendCatalogAnswer, setHeaders } from '../catalogAnswer.js';
-import { queryOf, resolveCatalogRequest } from '../catalogRequest.js';
+import { isCatalogPath, queryOf, resolveCatalogRequest } from '../catalogRequest.js';
+import { RouteNotFoundError } from '../errors.js';
 
 /**
- * The catalog on the Express path: headers, quota, then the request as the one resolver reads it
- * (catalogRequest.ts) → service → bytes with cache headers. Cached answers usually leave earlier,
- * from the hit path in front of Express (http/hitPath.ts); this route answers the misses, the
- * refusals, and a hit that raced past it.
+ * The catalog on the Express path, for every path under /catalog (isCatalogPath): headers, quota,
+ * then the request as the one resolver reads it (catalogRequest.ts) → service → bytes with cache
+ * headers; a path that names no endpoint is the JSON 404, never a page or a static file. Cached
+ * answers usually leave earlier, from the hit path in front of Express (http/hitPath.ts); this
+ * route answers the misses, the refusals, and a hit that raced past it.
  */
 export function createCatalogRouter(service: CatalogService, quota: RequestHandler, now: () => number): Router {
   const router = Router();
-  router.use('/catalog', (_req, res, next) => {
-    setHeaders(res, CATALOG_HEADERS);
-    next();
-  });
-  router.use('/catalog', quota);
-  router.use('/catalog', async (req, res, next) => {
-    const resolved = resolveCatalogRequest(req.method, req.baseUrl + req.path, queryOf(req.originalUrl));
-    if (resolved === undefined) return next();
-    // The log line and the metrics name the endpoint by its table path, as the cached-hit path does.
-    if (resolved.endpoint !== undefined) res.locals.route = resolved.endpoint.path;
-    if (resolved.error !== undefined) throw resolved.error;
-    const result = service.cached(resolved.endpoint, resolved.input) ?? (await service.fetch(resolved.endpoint, resolved.input));
-    if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
-    sendCatalogAnswer(req, res, result, now());
-  });
+  const underCatalog = (handler: RequestHandler): RequestHandler => (req, res, next) => (isCatalogPath(req.path) ? handler(req, res, next) : next());
+  router.use(
+    underCatalog((_req, res, next) => {
+      setHeaders(res, CATALOG_HEADERS);
+      next();
+    }),
+  );
+  router.use(underCatalog(quota));
+  router.use(
+    underCatalog(async (req, res) => {
+      const resolved = resolveCatalogRequest(req.method, req.path, queryOf(req.url));
+      if (resolved === undefined) throw new RouteNotFoundError(req.method, req.path);
+      // The log line and the metrics name the endpoint by its table path, as the cached-hit path does.
+      if (resolved.endpoint !== undefined) res.locals.route = resolved.endpoint.path;
+      if (resolved.error !== undefined) throw resolved.error;
+      const result = service.cached(resolved.endpoint, resolved.input) ?? (await service.fetch(resolved.endpoint, resolved.input));
+      if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
+      sendCatalogAnswer(req, res, result, now());
+    }),
+  );
   return router;
 }

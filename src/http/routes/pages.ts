@@ -1,29 +1,29 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Config } from '../../config/schema.js';
 import { docsView, TRY_PATH_PREFIX, tryItUrl } from '../../pages/docsView.js';
+import { feedDiscoveryLinks, feedViews } from '../../pages/feedsView.js';
 import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../pages/reportView.js';
 import { serviceFacts } from '../../pages/serviceFacts.js';
 import { ReportInput } from '../../reports/schema.js';
 import type { ReportService } from '../../reports/service.js';
 import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
-import { formBody } from '../middleware/body.js';
+import { closeIfBodyUnread, formBody } from '../middleware/body.js';
+import { requestOrigin } from '../requestOrigin.js';
 import { validateBody } from '../middleware/validateBody.js';
 import { reportSender } from './reports.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-const baseUrlOf = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 /** The web pages: landing, API reference, and the Report Center (which works without JavaScript). */
 export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler): Router {
   const router = Router();
 
   router.get('/', (req, res) => {
-    res.render('landing', { baseUrl: baseUrlOf(req), ...serviceFacts(config) });
+    res.render('landing', { baseUrl: requestOrigin(req), ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) });
   });
 
   router.get('/docs', (req, res) => {
-    res.render('docs', docsView(config, baseUrlOf(req)));
+    res.render('docs', docsView(config, requestOrigin(req)));
   });
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {
@@ -37,20 +37,21 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
     res.render('report', reportFormView(prefillFromQuery(req.query)));
   });
 
-  // A refused submission (the report quota) comes back as the form with what was typed, hence the
-  // body is read before the quota.
+  // A submission refused by the report quota is refused before its body is read (a refused sender
+  // must not make us read what it sends), so the form comes back empty and says where the text is.
   const quotaUsedUp: ErrorRequestHandler = (error, req, res, next) => {
     if (!(error instanceof RateLimitedError)) return next(error);
+    closeIfBodyUnread(req, res);
     res
       .status(429)
       .set('Retry-After', String(error.retryAfterSeconds))
-      .render('report', reportFormView(req.body, [], reportQuotaMessage(error.limit, error.retryAfterSeconds)));
+      .render('report', reportFormView({}, [], reportQuotaMessage(error.limit, error.retryAfterSeconds)));
   };
 
   router.post(
     '/report',
-    formBody,
     quota,
+    formBody,
     async (req: Request, res: Response) => {
       let input: ReportInput;
       try {

@@ -22,7 +22,7 @@ export interface TestStack {
  * No status probe unless a test asks for one: the real schedule's probe at start would add an
  * upstream fetch to the counts of every test that is not about the status page.
  */
-const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
+export const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
 
 /** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
 export async function startTestStack(

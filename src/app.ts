@@ -17,6 +17,9 @@ import { requestLog } from './http/middleware/requestLog.js';
 import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { createAdminRouter } from './http/routes/admin.js';
 import { createCatalogRouter } from './http/routes/catalog.js';
+import { createFeedsRouter } from './http/routes/feeds.js';
+import { canonicalUrlOf } from './feeds/drafts.js';
+import { createFeedService } from './feeds/service.js';
 import { createServiceRouter } from './http/routes/health.js';
 import { createOpenApiRouter } from './http/routes/openapi.js';
 import { createPagesRouter } from './http/routes/pages.js';
@@ -107,6 +110,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Only the API counts against the quota: pages, static files, /health and CORS preflights never do.
   app.use(catalogPreflight);
   app.use(createCatalogRouter(catalog, catalogQuota, now));
+  const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
+  app.use(createFeedsRouter(feeds, catalogQuota, now));
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));

@@ -97,7 +97,7 @@ export function createMetrics() {
     }),
     redisFallbacks: new Counter({
       name: 'redis_fallbacks_total',
-      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin)',
+      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin, first-seen)',
       labelNames: ['use'] as const,
       registers: [],
     }),

@@ -7,6 +7,8 @@ import { endpoints, type AnyEndpoint } from './endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';
 import { fieldDocs, type FieldDoc } from './fieldDocs.js';
 import * as contract from '../contract/index.js';
+import { FEED_FORMATS } from '../feeds/model.js';
+import { feeds, type FeedDefinition } from '../feeds/table.js';
 import type { ErrorCode } from '../contract/schemas.js';
 
 const { version, license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; license: string };
@@ -15,10 +17,10 @@ type JsonObject = Record<string, unknown>;
 
 const ref = (section: 'schemas' | 'headers', id: string) => ({ $ref: `#/components/${section}/${id}` });
 
-/** "/catalog/ongoing-series" → "OngoingSeries"; "/catalog/genres/{slug}" → "GenresBySlug". */
+/** "/catalog/ongoing-series" → "OngoingSeries"; "/catalog/genres/{slug}" → "GenresBySlug"; "/feeds/latest" → "Latest". */
 function stem(path: string): string {
   return path
-    .replace(/^\/catalog\//, '')
+    .replace(/^\/(catalog|feeds)\//, '')
     .replace(/\{(\w+)\}/g, 'by-$1')
     .replace(/(^|[-/])(\w)/g, (_match, _separator, letter: string) => letter.toUpperCase());
 }
@@ -63,6 +65,7 @@ function headerComponents(config: Config): JsonObject {
     'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
     ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),
     Allow: text('The methods the route takes'),
+    'Last-Modified': text("The feed's newest entry date; send it back as If-Modified-Since to get 304 when nothing changed"),
   };
 }
 
@@ -89,6 +92,11 @@ function errorResponses(codes: ErrorCode[], common: JsonObject): JsonObject {
   );
 }
 
+/** The headers every counted answer carries, errors included. */
+const QUOTA_HEADERS = Object.fromEntries(
+  ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map((name) => [name, ref('headers', name)]),
+);
+
 function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
   const parameter = (location: 'path' | 'query') => ({ name, required, schema: { description, ...schema } }: FieldDoc) => ({
     name,
@@ -100,12 +108,7 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
     schema,
   });
   const parameters = [...fieldDocs(endpoint.params).map(parameter('path')), ...fieldDocs(endpoint.query).map(parameter('query'))];
-  const common = {
-    'X-Request-Id': ref('headers', 'X-Request-Id'),
-    'X-RateLimit-Limit': ref('headers', 'X-RateLimit-Limit'),
-    'X-RateLimit-Remaining': ref('headers', 'X-RateLimit-Remaining'),
-    'X-RateLimit-Reset': ref('headers', 'X-RateLimit-Reset'),
-  };
+
   const cacheHeaders = Object.fromEntries(['X-Cache', 'Age', 'Cache-Control', 'ETag'].map((name) => [name, ref('headers', name)]));
   return {
     operationId: `get${stem(endpoint.path)}`,
@@ -116,13 +119,54 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
     responses: {
       '200': {
         description: 'Success',
-        headers: { ...common, ...cacheHeaders },
+        headers: { ...QUOTA_HEADERS, ...cacheHeaders },
         content: {
           'application/json': { schema: ref('schemas', `${stem(endpoint.path)}Response`), example: exampleFor(endpoint.path).response },
         },
       },
-      '304': { description: 'Not modified: the If-None-Match validator still matches', headers: { ...common, ...cacheHeaders } },
-      ...errorResponses(catalogErrorCodes(parameters.length > 0), common),
+      '304': { description: 'Not modified: the If-None-Match validator still matches', headers: { ...QUOTA_HEADERS, ...cacheHeaders } },
+      ...errorResponses(catalogErrorCodes(parameters.length > 0), QUOTA_HEADERS),
+    },
+  };
+}
+
+const FEED_FORMAT_NAMES = Object.keys(FEED_FORMATS);
+
+/** The OpenAPI path of a feed: its extension is a path parameter, e.g. "/feeds/series/{slug}.{format}". */
+export const feedOpenApiPath = (feed: FeedDefinition) => `${feed.path}.{format}`;
+
+function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
+  const slugParameters = fieldDocs(feed.params).map(({ name, required, schema: { description, ...schema } }) => ({ name, in: 'path', required, description, schema }));
+  const format = {
+    name: 'format',
+    in: 'path',
+    required: true,
+    description: `The feed's format, by its extension: ${FEED_FORMAT_NAMES.map((name) => `\`${name}\` (${FEED_FORMATS[name as keyof typeof FEED_FORMATS].name})`).join(', ')}; any other is 404`,
+    schema: { type: 'string', enum: FEED_FORMAT_NAMES },
+  };
+
+  const validators = Object.fromEntries(['X-Cache', 'Age', 'Cache-Control', 'ETag', 'Last-Modified'].map((name) => [name, ref('headers', name)]));
+  const xml = { schema: { type: 'string', description: 'The feed document' } };
+  return {
+    operationId: `getFeed${stem(feed.path)}`,
+    tags: ['feeds'],
+    summary: feed.summary,
+    description:
+      `${feed.description}\n\nBuilt from the answer of \`${feed.endpoint.path}\` (same cache and errors), fresh for ${config[feed.endpoint.ttlVariable]} seconds. ` +
+      'Entries link the site page and their JSON in this API, with the poster as image. Counted in the per-IP quota, except a conditional request answered 304.',
+    parameters: [...slugParameters, format],
+    responses: {
+      '200': {
+        description: 'The feed',
+        headers: { ...QUOTA_HEADERS, ...validators },
+        content: {
+          [FEED_FORMATS.atom.mediaType.split(';')[0]!]: xml,
+          [FEED_FORMATS.rss.mediaType.split(';')[0]!]: xml,
+          [FEED_FORMATS.json.mediaType.split(';')[0]!]: { schema: ref('schemas', 'JsonFeed') },
+        },
+      },
+      '304': { description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota', headers: { ...QUOTA_HEADERS, ...validators } },
+      ...errorResponses(catalogErrorCodes(slugParameters.length > 0), QUOTA_HEADERS),
     },
   };
 }
@@ -165,10 +209,12 @@ export function buildOpenApiDocument(config: Config, origin: string): JsonObject
     security: [],
     tags: [
       { name: 'catalog', description: 'The catalog, read from the upstream site' },
+      { name: 'feeds', description: 'New episodes as Atom, RSS and JSON Feed, for feed readers and bots' },
       { name: 'reports', description: 'Reports to the maintainers' },
     ],
     paths: {
       ...Object.fromEntries(endpoints.map((endpoint) => [endpoint.path, { get: catalogOperation(endpoint, config) }])),
+      ...Object.fromEntries(feeds.map((feed) => [feedOpenApiPath(feed), { get: feedOperation(feed, config) }])),
       '/api/reports': { post: reportOperation(config) },
     },
     components: { schemas: componentSchemas(), headers: headerComponents(config) },

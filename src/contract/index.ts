@@ -3,3 +3,4 @@
 export * from './schemas.js';
 export * from './series.js';
 export * from './browse.js';
+export * from './feeds.js';

@@ -13,7 +13,7 @@ export type CatalogRequest =
   | { endpoint: AnyEndpoint | undefined; input?: undefined; error: Error };
 
 /** Express's form of a table path: "/catalog/series/{slug}" → "/catalog/series/:slug". */
-const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 // Compiled as Express's router compiles a route (path-to-regexp, case-insensitive, one optional
 // trailing slash, parameters percent-decoded), so a path means the same here as it did there.

@@ -8,6 +8,7 @@ import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
 import { sampleView, type SampleView } from './codeSamples.js';
 import { formatDuration } from './duration.js';
+import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
@@ -50,6 +51,8 @@ export interface DocsView extends ServiceFacts {
   baseUrl: string;
   errorCodes: ErrorCodeView[];
   reference: EndpointDocView[];
+  /** Each feed with a code sample of its JSON Feed, the form a bot reads most easily. */
+  feeds: (FeedDocView & { code: SampleView })[];
   reportFields: FieldRuleView[];
   reportErrors: ErrorCodeView[];
   reportExampleJson: string;
@@ -119,6 +122,10 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     baseUrl,
     errorCodes: (Object.keys(ERROR_CODES) as ErrorCode[]).map(errorView),
     reference,
+    feeds: feedViews(config).map((feed) => {
+      const json = feed.links.find((link) => link.format === 'json')!;
+      return { ...feed, code: sampleView(`GET ${json.url}`, { method: 'GET', url: `${baseUrl}${json.url}`, mediaType: json.mediaType }) };
+    }),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),

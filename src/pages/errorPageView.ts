@@ -12,8 +12,8 @@ export interface ErrorPageView {
   reportUrl: string;
 }
 
-// The JSON API's other paths (the catalog's are isCatalogPath's), its document and the operator endpoints.
-const JSON_PATH = /^\/(api|admin)(\/|$)|^\/openapi\.json$/;
+// The JSON API's other paths (the catalog's are isCatalogPath's), its feeds, its document and the operator endpoints.
+const JSON_PATH = /^\/(feeds|api|admin)(\/|$)|^\/openapi\.json$/;
 
 /** A person's browser asking for a page gets an error page; every other client, and every JSON path, gets the envelope. */
 export function wantsErrorPage(req: Request): boolean {

@@ -25,17 +25,17 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin';
+export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'first-seen';
 
 /** Short enough that a request never waits long on a Redis that stopped answering. */
 const CONNECT_TIMEOUT_MS = 1_000;
 const COMMAND_TIMEOUT_MS = 500;
 /**
- * A connection that leaves its commands without a byte of answer this long (two command timeouts)
+ * A connection that leaves its commands without a byte of answer this long (three command timeouts)
  * is dropped: Redis is then down at once, every later command fails at once instead of waiting out
  * its own timeout, and the reconnects below are the background check that brings it back.
  */
-const SILENCE_MS = 2 * COMMAND_TIMEOUT_MS;
+const SILENCE_MS = 3 * COMMAND_TIMEOUT_MS;
 /** Redis is pinged this often, so that one frozen while no request uses it is noticed too. */
 const HEARTBEAT_MS = 2_000;
 /**

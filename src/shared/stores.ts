@@ -15,6 +15,9 @@ import type { SharedOrigin } from './origin/store.js';
 import { createMemoryQuota } from './quota/memory.js';
 import { RedisQuotaStore } from './quota/redis.js';
 import type { QuotaStore } from './quota/store.js';
+import { createFileFirstSeen } from './firstSeen/file.js';
+import { createRedisFirstSeen } from './firstSeen/redis.js';
+import { FIRST_SEEN_BOUNDS, type FirstSeenStore } from './firstSeen/store.js';
 import { createFileStatusStore } from './statusHistory/file.js';
 import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from './statusHistory/store.js';
@@ -33,6 +36,8 @@ export interface SharedStores {
   readonly clearances: SharedClearances;
   readonly origin: SharedOrigin;
   readonly statusHistory: StatusHistoryStore;
+  /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
+  readonly firstSeen: FirstSeenStore;
   close(): Promise<void>;
 }
 
@@ -47,6 +52,7 @@ export interface SharedStoresOptions {
 export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
   // Unset REDIS_URL: everything stays in this instance (memory and DATA_DIR), and no Redis client is loaded.
   if (config.REDIS_URL === undefined) {
+    const firstSeen = createFileFirstSeen(join(config.DATA_DIR, FIRST_SEEN_FILE), FIRST_SEEN_BOUNDS, logger);
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
@@ -54,7 +60,8 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
-      close: async () => undefined,
+      firstSeen,
+      close: () => firstSeen.close(),
     };
   }
   const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
@@ -65,8 +72,10 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     statusHistory: createRedisStatusStore(redis, logger),
+    firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
     close: () => redis.close(),
   };
 }
 
 const STATUS_HISTORY_FILE = 'status-history.jsonl';
+const FIRST_SEEN_FILE = 'feed-first-seen.jsonl';

@@ -29,9 +29,11 @@ async function hitRate(env: Record<string, string>): Promise<{ rps: number; p50:
 async function commandsOf(request: () => Promise<number>): Promise<{ status: number; commands: string[] }> {
   const commands: string[] = [];
   const monitor = await inspector.monitor();
-  // Commands a Lua script runs inside Redis are no round trips of their own.
+  // Commands a Lua script runs inside Redis are no round trips of their own, and the connection's
+  // heartbeat PING is no request's.
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source !== 'lua') commands.push(String(args[0]).toUpperCase());
+    const command = String(args[0]).toUpperCase();
+    if (source !== 'lua' && command !== 'PING') commands.push(command);
   });
   const status = await request();
   // The lock's release and the cache write may follow the answer by a moment.

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { startSimulator } from '../simulator/server.js';
 import { median } from './parse.js';
-import { startService } from './processes.js';
+import { cpuMs, startService } from './processes.js';
 
 const HIT_PATH = '/catalog/popular-series';
 // The red-team pass of issue 26 moved the hit p99 with 16 connections on /status.
@@ -17,6 +17,8 @@ export interface StatusFloodFigures {
   flooded: { perSecond: number; p50: number; p99: number };
   /** /status answers per second during the flood. */
   statusPerSecond: number;
+  /** The service's CPU time per answer (µs) of /status and of /health, each loaded alone. */
+  cpuMicroseconds: { status: number; health: number };
 }
 
 interface Round {
@@ -31,10 +33,18 @@ const summary = (rounds: Round[]) => ({
   p99: median(rounds.map((round) => round.p99)),
 });
 
+/** The service's CPU time per answer of `url` (µs), over 3,000 requests on 8 connections. */
+async function cpuPerAnswer(pid: number, url: string): Promise<number> {
+  const before = cpuMs(pid);
+  const result = await autocannon({ url, connections: 8, amount: 3000 });
+  return Math.round(((cpuMs(pid) - before) * 1000) / result.requests.total);
+}
+
 /**
- * The cached-hit path alone, then with a flood of /status requests beside it (alternating rounds,
- * so that the shared machine's swings weigh on both alike): what one client hammering the status
- * page costs everyone else's cached hits.
+ * What one client hammering the status page costs everyone else: the service's CPU per /status
+ * answer against /health's, then cached hits alone, beside a flood on /health (what a flood of the
+ * cheapest page costs on one event loop) and beside a flood on /status, in alternating rounds so
+ * that the shared machine's swings weigh on all three alike.
  */
 export async function measureStatusFlood(latencyMs: number, seconds: number, env: Record<string, string>): Promise<StatusFloodFigures> {
   const simulator = await startSimulator({ latencyMs });
@@ -45,6 +55,7 @@ export async function measureStatusFlood(latencyMs: number, seconds: number, env
     await (await fetch(hitUrl)).arrayBuffer();
     await autocannon({ url: hitUrl, connections: 50, duration: 2 });
     await autocannon({ url: statusUrl, connections: FLOOD_CONNECTIONS, duration: 2 });
+    const cpuMicroseconds = { status: await cpuPerAnswer(service.pid, statusUrl), health: await cpuPerAnswer(service.pid, `${service.origin}/health`) };
     const alone: Round[] = [];
     const beside: Round[] = [];
     const flooded: Round[] = [];
@@ -73,6 +84,7 @@ export async function measureStatusFlood(latencyMs: number, seconds: number, env
       beside: summary(beside),
       flooded: summary(flooded),
       statusPerSecond: Math.round(statusAnswers / statusSeconds),
+      cpuMicroseconds,
     };
   } finally {
     await Promise.all([service.stop(), simulator.close()]);

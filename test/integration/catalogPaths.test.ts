@@ -57,6 +57,16 @@ describe('paths under /catalog', () => {
     expect(remaining.slice(1).map((left, i) => remaining[i]! - left)).toEqual([1, 1, 1]);
   });
 
+  it('answers a CORS preflight of any such path with 204, without counting it', async () => {
+    const before = Number((await get('/catalog/nope', 'application/json')).headers['x-ratelimit-remaining']);
+    for (const path of ['//catalog/home', '/CATALOG/home', '/catalog/%2e%2e']) {
+      const response = await rawRequest(port, `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.test\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n`);
+      expect([path, response.status, response.headers['access-control-allow-origin']]).toEqual([path, 204, '*']);
+    }
+    const after = Number((await get('/catalog/nope', 'application/json')).headers['x-ratelimit-remaining']);
+    expect(before - after).toBe(1);
+  });
+
   it('still serves the stylesheet at its own path, outside the quota', async () => {
     const response = await get('/css/site.css', 'text/css');
     expect([response.status, response.headers['content-type']]).toEqual([200, 'text/css; charset=utf-8']);

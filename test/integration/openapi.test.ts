@@ -46,8 +46,14 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/Missing/);
   });
 
-  it('has exactly the endpoint table\'s paths plus POST /api/reports', () => {
-    expect(Object.keys(document.paths)).toEqual([...endpoints.map((endpoint) => endpoint.path), '/api/reports']);
+  it('has exactly the endpoint table\'s paths, the feed table\'s, plus POST /api/reports', () => {
+    expect(Object.keys(document.paths)).toEqual([
+      ...endpoints.map((endpoint) => endpoint.path),
+      '/feeds/latest.{format}',
+      '/feeds/series/{slug}.{format}',
+      '/feeds/movies.{format}',
+      '/api/reports',
+    ]);
     for (const endpoint of endpoints) expect(Object.keys(document.paths[endpoint.path])).toEqual(['get']);
     expect(Object.keys(document.paths['/api/reports'])).toEqual(['post']);
   });
@@ -109,6 +115,8 @@ describe('GET /openapi.json', () => {
         'GenreTag',
         'GenresResponse',
         'HomeResponse',
+        'JsonFeed',
+        'JsonFeedItem',
         'LatestMovie',
         'NewMovieResponse',
         'OngoingSeriesResponse',

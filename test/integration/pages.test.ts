@@ -42,6 +42,7 @@ const ENDPOINT_PATHS = [
   '/catalog/az-list',
   '/catalog/series',
 ];
+const FEED_PATHS = ['/feeds/latest.{atom,rss,json}', '/feeds/series/{slug}.{atom,rss,json}', '/feeds/movies.{atom,rss,json}'];
 
 /** Every script, stylesheet, image and form target of a page is on our own origin. */
 function expectOnlyOwnResources($: CheerioAPI) {
@@ -64,9 +65,10 @@ describe('GET / (landing page)', () => {
     expect($('html').attr('lang')).toBe('id');
     expect($('h1').text()).toBe('Donghua Catalog API');
     expect(text($, '.base-url')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect($('.endpoint-card code').filter((_, el) => $(el).parent().hasClass('endpoint-card__path')).map((_, el) => $(el).text()).get()).toEqual(
-      ENDPOINT_PATHS,
-    );
+    expect($('.endpoint-card code').filter((_, el) => $(el).parent().hasClass('endpoint-card__path')).map((_, el) => $(el).text()).get()).toEqual([
+      ...ENDPOINT_PATHS,
+      ...FEED_PATHS,
+    ]);
     expect($('.endpoint-card__links a:first-child').map((_, el) => $(el).attr('href')).get()).toEqual([
       '/catalog/home',
       '/catalog/search?q=soul',
@@ -85,6 +87,9 @@ describe('GET / (landing page)', () => {
       '/catalog/schedule',
       '/catalog/az-list?letter=R',
       '/catalog/series?status=ongoing&order=popular&genre=action%2Cfantasy',
+      '/feeds/latest.atom',
+      '/feeds/series/renegade-immortal.atom',
+      '/feeds/movies.atom',
     ]);
     expect($('.endpoint-card p:nth-child(2)').first().text()).toBe('Beranda: slider, populer hari ini, rilis terbaru, dan rekomendasi');
     expect($('a[href="/docs"]').length).toBeGreaterThan(0);
@@ -182,7 +187,10 @@ describe('GET /docs (API reference)', () => {
     expect($('script[src]').map((_, el) => $(el).attr('src')).get()).toEqual(['/js/try-it.js', '/js/code-samples.js']);
 
     const sections = $('section.endpoint-doc');
-    expect(sections.map((_, el) => squash($(el).children('h2').text())).get()).toEqual([...ENDPOINT_PATHS.map((path) => `GET ${path}`), 'POST /api/reports']);
+    expect(sections.map((_, el) => squash($(el).children('h2').text())).get()).toEqual([
+      ...[...ENDPOINT_PATHS, ...FEED_PATHS].map((path) => `GET ${path}`),
+      'POST /api/reports',
+    ]);
 
     const search = load($('section:has(#catalog-search)').html() as string);
     expect(rows(search, 'tbody tr')).toEqual([

@@ -329,13 +329,17 @@ describe('a frozen Redis', () => {
       await Promise.all(traffic);
       const whileDown = hits.filter((hit) => hit.sentAt >= downAt);
       expect(whileDown.length).toBeGreaterThan(20);
-      // Before, each waited out the 500 ms command timeout.
-      expect(whileDown.filter((hit) => hit.status !== 200 || hit.cache !== 'HIT' || hit.ms >= 250)).toEqual([]);
+      // Before, each waited out the 500 ms command timeout; the bound leaves room for a loaded machine.
+      expect(whileDown.filter((hit) => hit.status !== 200 || hit.cache !== 'HIT' || hit.ms >= 400)).toEqual([]);
+      // The status page reads the shared history: it answers without waiting on Redis either.
+      const statusSent = Date.now();
+      expect((await fetch(`${a.base}/status`)).status).toBe(200);
+      expect(Date.now() - statusSent).toBeLessThan(400);
       expect(hits.map((hit) => hit.status)).toEqual(hits.map(() => 200));
       expect(await (await fetch(`${a.base}/metrics`)).text()).toMatch(/^redis_up 0$/m);
       const down = logged.filter((line) => line.msg.startsWith('redis down'));
       expect(down).toHaveLength(1);
-      expect(down[0]?.err?.message).toMatch(/didn't receive any in 1000ms/);
+      expect(down[0]?.err?.message).toMatch(/didn't receive any in 1500ms/);
     } finally {
       stop = true;
       redisServer.thaw();

@@ -55,6 +55,8 @@ export interface Simulator {
   wallStats(): WallStats;
   /** A clearance cookie value for this IP and User-Agent, as a solver would earn it. */
   mintClearance(ip: string, userAgent: string): string;
+  /** The series page of `seriesSlug` lists one more episode, a week after its latest (only that page changes). */
+  publishEpisode(seriesSlug: string): void;
   /** Stops listening and destroys open connections, including hung ones. */
   close(): Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
+  const published = new Map<string, number>();
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
   let sequence = 0;
   let closed = false;
@@ -161,7 +164,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
   const origin = originOf(server.address() as AddressInfo);
-  context = { origin, host: new URL(origin).host, variant: VARIANTS[variantName] };
+  context = { origin, host: new URL(origin).host, variant: VARIANTS[variantName], published };
 
   return {
     origin,
@@ -180,6 +183,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     mintClearance: (ip, userAgent) => {
       if (wall === null) throw new Error('mintClearance needs a wall');
       return wall.mintClearance(ip, userAgent);
+    },
+    publishEpisode: (seriesSlug) => {
+      published.set(seriesSlug, (published.get(seriesSlug) ?? 0) + 1);
     },
     close: async () => {
       if (closed) return;

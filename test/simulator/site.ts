@@ -1,4 +1,5 @@
 import { homeTotalPages, ongoing, search } from './catalog.js';
+import type { Series } from './dataset.js';
 import type { PageContext } from './pages/context.js';
 import { homePage } from './pages/homePage.js';
 import { notFoundPage } from './pages/notFoundPage.js';
@@ -17,6 +18,14 @@ import { seasonPage } from './pages/seasonPage.js';
 /** What WordPress answers for a route: a page, its 404 (also for paged URLs past the last page), or a redirect. */
 export type SiteAnswer = { readonly status: 200 | 404; readonly html: string } | { readonly status: 301; readonly location: string };
 
+const WEEK_MS = 7 * 86_400_000;
+
+/** A series after `count` more weekly episodes: the newest on top of its list, every other one as it was. */
+function withPublished(series: Series, count: number): Series {
+  if (count === 0 || series.latestEpisode === null) return series;
+  return { ...series, latestEpisode: series.latestEpisode + count, updatedAt: new Date(Date.parse(series.updatedAt) + count * WEEK_MS).toISOString() };
+}
+
 export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
   const notFound = (): SiteAnswer => ({ status: 404, html: notFoundPage(ctx) });
   switch (route.kind) {
@@ -33,7 +42,7 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
       return { status: 200, html: seriesListPage(ctx, route.listPath, route.params) };
     case 'series': {
       const series = findSeries(route.slug);
-      return series === null ? notFound() : { status: 200, html: seriesPage(ctx, series) };
+      return series === null ? notFound() : { status: 200, html: seriesPage(ctx, withPublished(series, ctx.published?.get(series.slug) ?? 0)) };
     }
     case 'episode': {
       const episode = findEpisode(route.slug);

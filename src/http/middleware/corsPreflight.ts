@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { isCatalogPath } from '../catalogRequest.js';
 
 // What a cross-origin script may send to /catalog: revalidation (If-None-Match), its own request id,
 // and the cache directives browsers add on a reload; the CORS-safelisted headers need no listing.
@@ -12,7 +13,7 @@ const MAX_AGE_SECONDS = 86_400;
  * never counted. Any other OPTIONS goes on to the routes (405).
  */
 export const catalogPreflight: RequestHandler = (req, res, next) => {
-  if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined || !req.path.startsWith('/catalog/')) return next();
+  if (req.method !== 'OPTIONS' || req.headers['access-control-request-method'] === undefined || !isCatalogPath(req.path)) return next();
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS');
   res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);

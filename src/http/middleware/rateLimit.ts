@@ -19,7 +19,11 @@ export interface QuotaCount {
  * The quota as Express middleware (express-rate-limit), plus `count` for the cached-hit path: the
  * same store, key and headers, without the middleware's Express request and its five awaits.
  */
-export type Quota = RequestHandler & { count(req: IncomingMessage): Promise<QuotaCount> };
+export type Quota = RequestHandler & {
+  count(req: IncomingMessage): Promise<QuotaCount>;
+  /** The X-RateLimit-* headers of the caller's window as it stands, without counting this request. */
+  peek(req: IncomingMessage): Promise<string[]>;
+};
 
 // The library's recommended IPv6 grouping, so that one host cannot rotate addresses for fresh quotas.
 const IPV6_SUBNET = 56;
@@ -60,14 +64,22 @@ function perClientQuota({ limit, windowMs, subject, clientAddress, store }: Quot
       next(new RateLimitedError(limit, subject, secondsUntil(resetTimeOf(req))));
     },
   });
-  const count = async (req: IncomingMessage): Promise<QuotaCount> => {
-    const { totalHits, resetTime } = await store.increment(keyOf(req));
-    // express-rate-limit's legacy headers, computed as it computes them.
+  // express-rate-limit's legacy headers, computed as it computes them.
+  const headersOf = (totalHits: number, resetTime: Date | undefined) => {
     const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
     if (resetTime !== undefined) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
+    return headers;
+  };
+  const count = async (req: IncomingMessage): Promise<QuotaCount> => {
+    const { totalHits, resetTime } = await store.increment(keyOf(req));
+    const headers = headersOf(totalHits, resetTime);
     return totalHits > limit ? { headers, refused: new RateLimitedError(limit, subject, secondsUntil(resetTime)) } : { headers };
   };
-  return Object.assign(middleware, { count });
+  const peek = async (req: IncomingMessage): Promise<string[]> => {
+    const info = await store.get?.(keyOf(req));
+    return headersOf(info?.totalHits ?? 0, info?.resetTime);
+  };
+  return Object.assign(middleware, { count, peek });
 }
 
 function resetTimeOf(req: unknown): Date | undefined {

@@ -1,6 +1,7 @@
 import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Config } from '../../config/schema.js';
 import { docsView, TRY_PATH_PREFIX, tryItUrl } from '../../pages/docsView.js';
+import { feedDiscoveryLinks, feedViews } from '../../pages/feedsView.js';
 import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../pages/reportView.js';
 import { serviceFacts } from '../../pages/serviceFacts.js';
 import { ReportInput } from '../../reports/schema.js';
@@ -18,7 +19,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   const router = Router();
 
   router.get('/', (req, res) => {
-    res.render('landing', { baseUrl: requestOrigin(req), ...serviceFacts(config) });
+    res.render('landing', { baseUrl: requestOrigin(req), ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) });
   });
 
   router.get('/docs', (req, res) => {

@@ -8,6 +8,8 @@ export interface PageContext {
   /** `host:port`, as Jetpack Photon URLs embed it. */
   readonly host: string;
   readonly variant: Variant;
+  /** Episodes published since the dataset was made, per series slug (`publishEpisode`). */
+  readonly published?: ReadonlyMap<string, number>;
 }
 
 export function absolute(ctx: PageContext, path: string): string {

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { CatalogAnswer } from '../catalog/answer.js';
+import type { CatalogResult, CatalogService } from '../catalog/service.js';
+import type { Canonical } from './drafts.js';
+import type { FirstSeenStore } from '../shared/firstSeen/store.js';
+import { releaseDateTime, type DraftFeed, type FeedEntry, type FeedFormat, type FeedModel } from './model.js';
+import { renderFeed, type FeedLocation } from './render.js';
+import type { CatalogBody, FeedDefinition } from './table.js';
+
+export interface RenderedFeed {
+  body: Buffer;
+  /** Strong: the bytes themselves. */
+  etag: string;
+}
+
+export interface ResolvedFeed {
+  /** The catalog answer the feed was built from (its cache status, age and TTL). */
+  result: CatalogResult;
+  model: FeedModel;
+}
+
+export interface FeedService {
+  /** The feed of the catalog answer for `input`: the catalog's cached answer, or one fetch of it. */
+  resolve(feed: FeedDefinition, input: Record<string, unknown>): Promise<ResolvedFeed>;
+  /** The model in one format at one location, rendered once. */
+  render(model: FeedModel, format: FeedFormat, location: FeedLocation): RenderedFeed;
+}
+
+export interface FeedServiceDeps {
+  catalog: CatalogService;
+  firstSeen: FirstSeenStore;
+  canonical: Canonical;
+  now: () => number;
+}
+
+// Distinct base URLs (Host headers) a model is rendered for; enough for a proxy name and a few aliases.
+const RENDERINGS_PER_MODEL = 16;
+
+/**
+ * Dates a draft: release dates as the page gives them, every other entry by the moment it was
+ * first seen. Entries new together are a second apart in page order, so that readers sorting by
+ * date keep the site's order; times are whole seconds, as RSS writes them.
+ */
+export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen: FirstSeenStore, now: number): Promise<FeedModel> {
+  const seen = new Set<string>();
+  const entries = draft.entries.filter((entry) => !seen.has(entry.id) && seen.add(entry.id));
+  const nowSeconds = Math.floor(now / 1000) * 1000;
+  const candidates = entries.filter((entry) => entry.releaseDate === null).map((entry, index) => ({ id: entry.id, at: nowSeconds - index * 1000 }));
+  const times = candidates.length === 0 ? new Map<string, number>() : await firstSeen.claim(candidates, now);
+  const dated = entries.map(({ releaseDate, ...entry }): FeedEntry => ({
+    ...entry,
+    date: releaseDate === null ? new Date(times.get(entry.id) ?? nowSeconds) : releaseDateTime(releaseDate),
+  }));
+  const newest = Math.max(0, ...dated.map((entry) => entry.date.getTime()));
+  return { ...draft, entries: dated, updated: new Date(newest), ttlSeconds };
+}
+
+export function createFeedService({ catalog, firstSeen, canonical, now }: FeedServiceDeps): FeedService {
+  // One model per catalog answer: the first-seen store is asked once per answer, not per request.
+  const models = new WeakMap<CatalogAnswer, Promise<FeedModel>>();
+  const renderings = new WeakMap<FeedModel, Map<string, RenderedFeed>>();
+
+  function modelOf(feed: FeedDefinition, answer: CatalogAnswer): Promise<FeedModel> {
+    let model = models.get(answer);
+    if (model === undefined) {
+      const body = JSON.parse(answer.body.toString('utf8')) as CatalogBody;
+      model = datedFeed(feed.draft(body, canonical), answer.ttlSeconds, firstSeen, now());
+      // A failed build is tried again by the next request, never kept.
+      model.catch(() => models.delete(answer));
+      models.set(answer, model);
+    }
+    return model;
+  }
+
+  return {
+    async resolve(feed, input) {
+      const result = catalog.cached(feed.endpoint, input) ?? (await catalog.fetch(feed.endpoint, input));
+      return { result, model: await modelOf(feed, result.answer) };
+    },
+    render(model, format, location) {
+      let byLocation = renderings.get(model);
+      if (byLocation === undefined) renderings.set(model, (byLocation = new Map()));
+      const key = `${format} ${location.self}`;
+      let rendered = byLocation.get(key);
+      if (rendered === undefined) {
+        const body = Buffer.from(renderFeed(model, format, location));
+        rendered = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+        if (byLocation.size >= RENDERINGS_PER_MODEL) byLocation.clear();
+        byLocation.set(key, rendered);
+      }
+      return rendered;
+    },
+  };
+}

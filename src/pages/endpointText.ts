@@ -1,5 +1,5 @@
 // The pages speak Bahasa Indonesia; the endpoint table's summaries are the JSON API's English.
-// A unit test checks that every endpoint of the table has its text here.
+// A unit test checks that every endpoint and feed of the tables has its text here.
 const TEXT: Record<string, { summary: string; description: string }> = {
   '/catalog/home': {
     summary: 'Beranda: slider, populer hari ini, rilis terbaru, dan rekomendasi',
@@ -73,6 +73,20 @@ const TEXT: Record<string, { summary: string; description: string }> = {
   '/catalog/series': {
     summary: 'Serial menurut filter situs: status, tipe, urutan, genre, season, studio',
     description: 'Daftar serial situs sumber dengan nilai form filter cepatnya, 20 per halaman. Daftar berupa slug dipisah koma, paling banyak 10. Filter tanpa hasil tetap sukses, dengan series: []; data.filters mengulang filter yang dipakai.',
+  },
+  '/feeds/latest': {
+    summary: 'Rilis episode terbaru seluruh situs',
+    description:
+      'Rilis terbaru di halaman pertama beranda, yang terbaru lebih dulu. Situs sumber tidak memberi tanggal untuknya: tiap entri bertanggal saat layanan ini pertama kali melihatnya, dan tanggal itu diingat sehingga tidak pernah berubah.',
+  },
+  '/feeds/series/{slug}': {
+    summary: '50 episode terbaru satu serial',
+    description:
+      'Daftar episode halaman serial, 50 yang terbaru lebih dulu, tiap entri bertanggal rilisnya (tengah malam WIB, +07:00), atau saat layanan ini pertama kali melihatnya bila halaman tidak memberi tanggal.',
+  },
+  '/feeds/movies': {
+    summary: 'Film terbaru',
+    description: 'Daftar film, yang terbaru lebih dulu, bertanggal rilis dari widget "NEW MOVIE" bila ada, atau saat layanan ini pertama kali melihat film itu.',
   },
 };
 

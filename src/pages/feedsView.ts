@@ -4,6 +4,7 @@ import { catalogErrorCodes, ERROR_CODES } from '../http/errorTable.js';
 import { FEED_FORMATS, type FeedFormat } from '../feeds/model.js';
 import { feeds } from '../feeds/table.js';
 import { formatDuration } from './duration.js';
+import { endpointText } from './endpointText.js';
 import { anchorOf, urlWithParameters } from './serviceFacts.js';
 
 export interface FeedLinkView {
@@ -33,8 +34,7 @@ export function feedViews(config: Config): FeedDocView[] {
   return feeds.map((feed) => ({
     path: `${feed.path}.{${FORMAT_LIST.join(',')}}`,
     anchor: anchorOf(feed.path),
-    summary: feed.summary,
-    description: feed.description,
+    ...endpointText(feed.path),
     freshFor: formatDuration(config[feed.endpoint.ttlVariable]),
     links: FORMAT_LIST.map((format) => ({
       format,

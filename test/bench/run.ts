@@ -8,6 +8,7 @@ import { measureMiddlewareCosts } from './middlewareCost.js';
 import { measureParsing, median } from './parse.js';
 import { cpuMs, startBareServer, startService } from './processes.js';
 import { measureStatusFlood } from './statusFlood.js';
+import { measureFeedHits } from './feeds.js';
 
 const LATENCY_MS = Number(process.env.BENCH_UPSTREAM_LATENCY_MS ?? 300);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
@@ -116,6 +117,16 @@ async function statusFlood(): Promise<void> {
   record('hit req/s beside /status / beside /health', (flooded.perSecond / beside.perSecond).toFixed(2), '—', true);
 }
 
+async function feedHits(): Promise<void> {
+  console.log('1d. a cached feed (/feeds/latest.atom) against a bare node:http server sending the same bytes, and the /catalog/home hit it is built from');
+  const { feed, bare, catalog, feedKb } = await measureFeedHits(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
+  const shown = (hits: typeof feed) => `${hits.perSecond} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms, ${hits.cpuMicroseconds} µs CPU`;
+  const ratio = feed.perSecond / bare.perSecond;
+  record(`feed hit, ${feedKb} KB Atom, 50 connections`, `${shown(feed)}; bare ${shown(bare)}`, 'ratio ≥ 0.5', ratio >= 0.5);
+  record('feed hit / bare node:http ratio', ratio.toFixed(2), '≥ 0.5', ratio >= 0.5);
+  record('catalog hit of the same answer (/catalog/home)', shown(catalog), '—', true);
+}
+
 function parsing(): void {
   console.log('2. parse time per page kind (median of 200 runs on real-size pages)');
   for (const { page, kb, medianMs } of measureParsing()) {
@@ -211,7 +222,7 @@ async function memory(): Promise<void> {
 }
 
 // BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
-const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, 'status-flood': statusFlood, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory };
+const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, 'status-flood': statusFlood, feeds: feedHits, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory };
 const only = process.env.BENCH_ONLY?.split(',');
 const started = new Date();
 for (const [name, section] of Object.entries(SECTIONS)) if (only === undefined || only.includes(name)) await section();

@@ -11,27 +11,22 @@ import { RouteNotFoundError } from '../errors.js';
  * answers usually leave earlier, from the hit path in front of Express (http/hitPath.ts); this
  * route answers the misses, the refusals, and a hit that raced past it.
  */
-export function createCatalogRouter(service: CatalogService, quota: RequestHandler, now: () => number): Router {
-  const router = Router();
-  const underCatalog = (handler: RequestHandler): RequestHandler => (req, res, next) => (isCatalogPath(req.path) ? handler(req, res, next) : next());
-  router.use(
-    underCatalog((_req, res, next) => {
-      setHeaders(res, CATALOG_HEADERS);
-      next();
-    }),
-  );
-  router.use(underCatalog(quota));
-  router.use(
-    underCatalog(async (req, res) => {
-      const resolved = resolveCatalogRequest(req.method, req.path, queryOf(req.url));
-      if (resolved === undefined) throw new RouteNotFoundError(req.method, req.path);
-      // The log line and the metrics name the endpoint by its table path, as the cached-hit path does.
-      if (resolved.endpoint !== undefined) res.locals.route = resolved.endpoint.path;
-      if (resolved.error !== undefined) throw resolved.error;
-      const result = service.cached(resolved.endpoint, resolved.input) ?? (await service.fetch(resolved.endpoint, resolved.input));
-      if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
-      sendCatalogAnswer(req, res, result, now());
-    }),
-  );
-  return router;
+export function createCatalogRouter(service: CatalogService, quota: RequestHandler, now: () => number): RequestHandler {
+  const catalog = Router();
+  catalog.use((_req, res, next) => {
+    setHeaders(res, CATALOG_HEADERS);
+    next();
+  });
+  catalog.use(quota);
+  catalog.use(async (req, res) => {
+    const resolved = resolveCatalogRequest(req.method, req.path, queryOf(req.url));
+    if (resolved === undefined) throw new RouteNotFoundError(req.method, req.path);
+    // The log line and the metrics name the endpoint by its table path, as the cached-hit path does.
+    if (resolved.endpoint !== undefined) res.locals.route = resolved.endpoint.path;
+    if (resolved.error !== undefined) throw resolved.error;
+    const result = service.cached(resolved.endpoint, resolved.input) ?? (await service.fetch(resolved.endpoint, resolved.input));
+    if (result.cacheStatus === 'MISS') res.locals.upstream = result.answer.upstream;
+    sendCatalogAnswer(req, res, result, now());
+  });
+  return (req, res, next) => (isCatalogPath(req.path) ? catalog(req, res, next) : next());
 }

@@ -3,6 +3,7 @@ import { endpoints } from '../../../src/catalog/endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from '../../../src/catalog/examples/index.js';
 import { successEnvelope } from '../../../src/contract/schemas.js';
 import { endpointText } from '../../../src/pages/endpointText.js';
+import { feeds } from '../../../src/feeds/table.js';
 import { ReportInput } from '../../../src/reports/schema.js';
 
 describe('the examples of the API reference', () => {
@@ -15,6 +16,7 @@ describe('the examples of the API reference', () => {
 
   it('has an Indonesian text for every endpoint', () => {
     for (const endpoint of endpoints) expect(endpointText(endpoint.path).summary).not.toBe('');
+    for (const feed of feeds) expect(endpointText(feed.path).summary).not.toBe('');
   });
 
   it('refuses a path it has no example for', () => {

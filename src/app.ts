@@ -86,7 +86,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
   const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
   const catalogQuota = catalogRateLimit(config, clientAddress, shared.quota('quota:api:'));
-  const reports = createReportService({ dataDir: config.DATA_DIR, logger });
+  const reports = createReportService(shared.reports);
   // One quota instance for the form and the JSON route: together they share REPORT_RATE_LIMIT_MAX.
   const reportQuota = reportRateLimit(config, clientAddress, shared.quota('quota:report:'));
   // views/ and public/ sit beside src/ and dist/, so both the tsx and the built run find them.

@@ -7,6 +7,7 @@ import { startSimulator } from '../simulator/server.js';
 import { measureMiddlewareCosts } from './middlewareCost.js';
 import { measureParsing, median } from './parse.js';
 import { cpuMs, startBareServer, startService } from './processes.js';
+import { reportConfirmation } from './reportConfirmation.js';
 import { measureStatusFlood } from './statusFlood.js';
 import { measureFeedHits } from './feeds.js';
 
@@ -222,7 +223,7 @@ async function memory(): Promise<void> {
 }
 
 // BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
-const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, 'status-flood': statusFlood, feeds: feedHits, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory };
+const SECTIONS = { hit: hitThroughput, costs: middlewareCosts, 'status-flood': statusFlood, feeds: feedHits, parse: parsing, miss: missOverhead, 'single-flight': singleFlight, swr: staleWhileRevalidate, memory, reports: () => reportConfirmation(record) };
 const only = process.env.BENCH_ONLY?.split(',');
 const started = new Date();
 for (const [name, section] of Object.entries(SECTIONS)) if (only === undefined || only.includes(name)) await section();

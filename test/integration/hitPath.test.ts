@@ -8,7 +8,7 @@ import type { CatalogService } from '../../src/catalog/service.js';
 import { withCachedHits } from '../../src/http/hitPath.js';
 import type { Quota } from '../../src/http/middleware/rateLimit.js';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
-import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { startTestStack, type TestStack, noProbe } from '../helpers/testApp.js';
 
 // The cached-hit path (src/http/hitPath.ts) answers in front of Express with its own writer; what
 // it logs and counts must be what the Express path logs and counts for the same request.
@@ -35,7 +35,7 @@ beforeAll(async () => {
   // The app again, with a logger and a registry the tests read.
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as RequestLine) });
   metrics = createMetrics();
-  app = createApp({ config: stack.config, logger, metrics });
+  app = createApp({ config: stack.config, logger, metrics, scheduleProbe: noProbe });
 });
 afterAll(async () => {
   await app.close();
@@ -86,7 +86,7 @@ describe('a parametrised endpoint on both paths', () => {
     const seen: RequestLine[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => seen.push(JSON.parse(line) as RequestLine) });
     const counted = createMetrics();
-    const both = createApp({ config: { ...stack.config, RATE_LIMIT_MAX: 100 }, logger, metrics: counted });
+    const both = createApp({ config: { ...stack.config, RATE_LIMIT_MAX: 100 }, logger, metrics: counted, scheduleProbe: noProbe });
     try {
       const miss = await request(both).get('/catalog/series/shadow-chronicle');
       const hit = await request(both).get('/catalog/series/shadow-chronicle');

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/load.js';
 import { createLogger, type Logger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
+import { noProbe } from '../helpers/testApp.js';
 
 // Two instances of the app on one real redis-server and one simulator, each listening on its own
 // loopback port, as two replicas behind a proxy: the quota, the answer cache, the one fetch per
@@ -65,7 +66,7 @@ async function instance(origins: string[], env: Record<string, string> = {}, log
     REDIS_URL: redisServer.url,
     ...env,
   });
-  const app = createApp({ config, logger });
+  const app = createApp({ config, logger, scheduleProbe: noProbe });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,13 +1,29 @@
-// `npm run reports`: the operators' view of DATA_DIR/reports.jsonl (see src/reports/cli.ts).
+// `npm run reports`: the operators' view of the reports (see src/reports/cli.ts).
 import { ConfigError, loadConfig } from './config/load.js';
+import { createLogger } from './config/logger.js';
+import { createMetrics } from './metrics.js';
+import { settled } from './redis/settled.js';
 import { runReportsCli } from './reports/cli.js';
+import { createSharedStores } from './shared/stores.js';
+
+/** How long the listing waits for REDIS_URL to connect before it lists this DATA_DIR's reports alone. */
+const REDIS_CONNECT_WAIT_MS = 3_000;
 
 try {
-  const { DATA_DIR } = loadConfig(process.env);
-  process.exitCode = await runReportsCli(process.argv.slice(2), DATA_DIR, {
-    out: (text) => process.stdout.write(`${text}\n`),
-    err: (text) => process.stderr.write(`${text}\n`),
-  });
+  const config = loadConfig(process.env);
+  // Warnings (a skipped line, Redis unreachable) go to stderr, so stdout stays clean for --json.
+  const logger = createLogger('warn', { fd: 2 });
+  const stores = createSharedStores({ config, logger, metrics: createMetrics(), now: Date.now });
+  if (stores.redis !== undefined) await settled(stores.redis, REDIS_CONNECT_WAIT_MS);
+  try {
+    process.exitCode = await runReportsCli(process.argv.slice(2), stores.reports, {
+      out: (text) => process.stdout.write(`${text}\n`),
+      err: (text) => process.stderr.write(`${text}\n`),
+    });
+  } finally {
+    await stores.close();
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
+  }
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(error.message);

@@ -17,7 +17,7 @@ export interface JsonLinesFile<Record> {
   append(records: readonly Record[]): Promise<void>;
   /** The records from byte `offset` to the end, oldest first, and the offset to read from next time. */
   readFrom(offset: number): Promise<{ records: Record[]; end: number }>;
-  /** Each record in order, streamed line by line, so a file larger than memory can be read. */
+  /** Each record in order, streamed line by line, so a file larger than memory can be read; an error thrown by `onRecord` stops it. */
   forEach(onRecord: (record: Record) => void | Promise<void>): Promise<void>;
   /** Replaces the whole file with `records`, atomically. */
   replace(records: readonly Record[]): Promise<void>;
@@ -138,14 +138,19 @@ export function createJsonLinesFile<Schema extends z.ZodType>(path: string, sche
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
       throw error;
     }
-    const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+    const input = createReadStream(path, { encoding: 'utf8' });
     let lineNumber = 0;
-    for await (const line of lines) {
-      lineNumber++;
-      if (line === '') continue;
-      const record = parseJsonLine(line, schema);
-      if (record === undefined) options.onUnreadable(lineNumber);
-      else await onRecord(record);
+    try {
+      for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+        lineNumber++;
+        if (line === '') continue;
+        const record = parseJsonLine(line, schema);
+        if (record === undefined) options.onUnreadable(lineNumber);
+        else await onRecord(record);
+      }
+    } finally {
+      // An `onRecord` that throws stops the read; the file is closed either way.
+      input.destroy();
     }
   }
 

@@ -96,3 +96,18 @@ export function codeSamples(request: SampleRequest): CodeSample[] {
     { language: 'python', label: 'Python (requests)', code: python(request) },
   ];
 }
+
+/**
+ * One request's samples as views/partials/code-samples.ejs shows them: an endpoint's, a feed's or the
+ * report API's, so each section of the reference plugs in the same way.
+ */
+export interface SampleView {
+  /** What the Copy buttons name, e.g. "GET /catalog/search". */
+  name: string;
+  mediaType: string;
+  samples: CodeSample[];
+}
+
+export function sampleView(name: string, request: SampleRequest): SampleView {
+  return { name, mediaType: request.mediaType, samples: codeSamples(request) };
+}

@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorTable.js';
 import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
 import { ReportFields } from '../reports/schema.js';
-import { codeSamples, type CodeSample, type SampleRequest } from './codeSamples.js';
+import { sampleView, type SampleView } from './codeSamples.js';
 import { formatDuration } from './duration.js';
 import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
@@ -31,18 +31,6 @@ export interface ErrorCodeView {
   status: number;
   code: ErrorCode;
   kapan: string;
-}
-
-/** The example request of one endpoint in every language, as the code-samples partial shows it. */
-export interface SampleView {
-  /** What the Copy buttons name, e.g. "GET /catalog/search". */
-  name: string;
-  mediaType: string;
-  samples: CodeSample[];
-}
-
-export function sampleView(name: string, request: SampleRequest): SampleView {
-  return { name, mediaType: request.mediaType, samples: codeSamples(request) };
 }
 
 export interface EndpointDocView {

@@ -1,15 +1,15 @@
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { REPORTS_FILE } from '../shared/reports/file.js';
+import type { SharedReports } from '../shared/reports/store.js';
 import { filterReports, ReportFilter } from './filter.js';
 import type { StoredReport } from './schema.js';
-import { REPORTS_FILE } from './service.js';
-import { createReportStore } from './store.js';
 
 export const USAGE = `Usage:
   npm run reports -- [list] [--category C] [--severity S] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
   npm run reports -- show <id> [--json]
 
-Reads DATA_DIR/${REPORTS_FILE} (DATA_DIR defaults to ./data). Lists newest first.`;
+Reads DATA_DIR/${REPORTS_FILE} (DATA_DIR defaults to ./data), and with REDIS_URL the reports of
+every instance. Lists newest first.`;
 
 export interface CliIo {
   out(text: string): void;
@@ -66,7 +66,7 @@ function details(report: StoredReport): string {
 const json = (value: unknown) => escapeControls(JSON.stringify(value, null, 2));
 
 /** `npm run reports`: list (with filters) or show one report, as a table or JSON. Returns the exit code. */
-export async function runReportsCli(argv: string[], dataDir: string, io: CliIo): Promise<number> {
+export async function runReportsCli(argv: string[], store: Pick<SharedReports, 'list'>, io: CliIo): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({
@@ -96,9 +96,7 @@ export async function runReportsCli(argv: string[], dataDir: string, io: CliIo):
     return 2;
   }
 
-  // Skipped lines are told on stderr, so stdout stays clean for --json.
-  const log = (fields: object, message: string) => io.err(`${message} ${JSON.stringify(fields)}`);
-  const { reports } = await createReportStore(join(dataDir, REPORTS_FILE), { warn: log, error: log }).readAll();
+  const { reports } = await store.list();
 
   if (command === 'show') {
     const report = reports.find((candidate) => candidate.id === id);

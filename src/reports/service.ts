@@ -1,12 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import type { Logger } from '../config/logger.js';
+import type { SharedReports } from '../shared/reports/store.js';
 import { filterReports, type ReportFilter } from './filter.js';
-import { hashIp, loadIpHashSalt } from './ipHash.js';
+import { hashIp } from './ipHash.js';
 import type { ReportInput, StoredReport } from './schema.js';
-import { createReportStore } from './store.js';
 
-export const REPORTS_FILE = 'reports.jsonl';
 const USER_AGENT_MAX = 512;
 
 /** Who sent a report, as far as we keep it. */
@@ -18,43 +15,28 @@ export interface ReportSender {
 export interface ReportService {
   submit(input: ReportInput, sender: ReportSender): Promise<{ id: string; createdAt: string }>;
   list(filter: ReportFilter): Promise<{ reports: StoredReport[]; skippedLines: number }>;
-  find(id: string): Promise<StoredReport | undefined>;
+  /** Whether the report was taken (by any instance), for its confirmation page. */
+  exists(id: string): Promise<boolean>;
 }
 
-export function createReportService({ dataDir, logger }: { dataDir: string; logger: Logger }): ReportService {
-  const store = createReportStore(join(dataDir, REPORTS_FILE), logger);
-  let salt: Promise<Buffer> | undefined;
-
-  function loadSalt(): Promise<Buffer> {
-    // Kept once loaded; forgotten after a failure so the next report tries again.
-    salt ??= loadIpHashSalt(dataDir).catch((error: unknown) => {
-      salt = undefined;
-      throw error;
-    });
-    return salt;
-  }
-
+/** Reports over the store src/shared/stores.ts picks: this instance's file, or every instance's through Redis. */
+export function createReportService(store: SharedReports): ReportService {
   async function submit(input: ReportInput, sender: ReportSender) {
     const record: StoredReport = {
       id: randomUUID(),
       createdAt: new Date().toISOString(),
       ...input,
       userAgent: sender.userAgent === undefined ? null : [...sender.userAgent].slice(0, USER_AGENT_MAX).join(''),
-      ipHash: hashIp(await loadSalt(), sender.ip),
+      ipHash: hashIp(await store.ipHashSalt(), sender.ip),
     };
-    await store.append(record);
+    await store.add(record);
     return { id: record.id, createdAt: record.createdAt };
   }
 
   async function list(filter: ReportFilter) {
-    const { reports, skippedLines } = await store.readAll();
+    const { reports, skippedLines } = await store.list();
     return { reports: filterReports(reports, filter), skippedLines };
   }
 
-  async function find(id: string) {
-    const { reports } = await store.readAll();
-    return reports.find((report) => report.id === id);
-  }
-
-  return { submit, list, find };
+  return { submit, list, exists: store.has };
 }

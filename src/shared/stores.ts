@@ -15,6 +15,9 @@ import type { SharedOrigin } from './origin/store.js';
 import { createMemoryQuota } from './quota/memory.js';
 import { RedisQuotaStore } from './quota/redis.js';
 import type { QuotaStore } from './quota/store.js';
+import { createFileReports } from './reports/file.js';
+import { createRedisReports } from './reports/redis.js';
+import type { SharedReports } from './reports/store.js';
 import { createFileFirstSeen } from './firstSeen/file.js';
 import { createRedisFirstSeen } from './firstSeen/redis.js';
 import { FIRST_SEEN_BOUNDS, type FirstSeenStore } from './firstSeen/store.js';
@@ -23,9 +26,9 @@ import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from './statusHistory/store.js';
 
 // Every thing instances share follows one pattern: an interface (<thing>/store.ts), the embedded
-// default (<thing>/memory.ts, or a DATA_DIR file where it must outlive a restart), and a Redis
-// implementation (<thing>/redis.ts) that falls back to the embedded one's behaviour while Redis is
-// down. This is the one place that picks between them, from REDIS_URL.
+// default (<thing>/memory.ts, or <thing>/file.ts in DATA_DIR where it must outlive a restart), and
+// a Redis implementation (<thing>/redis.ts) that falls back to the embedded one's behaviour while
+// Redis is down. This is the one place that picks between them, from REDIS_URL.
 
 export interface SharedStores {
   /** The Redis connection when REDIS_URL is set, for /health and /metrics; undefined otherwise. */
@@ -36,6 +39,7 @@ export interface SharedStores {
   readonly clearances: SharedClearances;
   readonly origin: SharedOrigin;
   readonly statusHistory: StatusHistoryStore;
+  readonly reports: SharedReports;
   /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
   readonly firstSeen: FirstSeenStore;
   close(): Promise<void>;
@@ -60,11 +64,13 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
+      reports: createFileReports(config.DATA_DIR, logger),
       firstSeen,
       close: () => firstSeen.close(),
     };
   }
   const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
+  const reports = createRedisReports(redis, createFileReports(config.DATA_DIR, logger), logger);
   return {
     redis,
     quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
@@ -72,8 +78,12 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     statusHistory: createRedisStatusStore(redis, logger),
+    reports,
     firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
-    close: () => redis.close(),
+    close: async () => {
+      await reports.close();
+      await redis.close();
+    },
   };
 }
 

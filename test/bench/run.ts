@@ -9,6 +9,7 @@ import { memorySection } from './sections/memory.js';
 import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
 import { parseSection } from './sections/parse.js';
+import { reportConfirmationSection } from './sections/reportConfirmation.js';
 import { singleFlightSection } from './sections/singleFlight.js';
 import { staleWhileRevalidateSection } from './sections/staleWhileRevalidate.js';
 import { statusFloodSection } from './sections/statusFlood.js';
@@ -24,6 +25,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   swr: staleWhileRevalidateSection,
   memory: memorySection,
   'bad-pages': badPagesSection,
+  reports: reportConfirmationSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { docsSampleBlocks, shownMismatch } from '../helpers/docsSamples.js';
-import { expectNoHorizontalScroll, openPage, SCREENSHOT_DIR, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
+import { expectNoHorizontalScroll, focusedId, openPage, SCREENSHOT_DIR, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
 
 // The JavaScript samples of /docs run in Chromium on the page itself, as a person pastes one into the
-// browser's console there; the Copy buttons; the samples without JavaScript and at 360 px.
+// browser's console there; the language tabs and Copy buttons; the samples without JavaScript and at 360 px.
 
 let env: BrowserStack;
 
@@ -35,17 +35,48 @@ describe('the code samples of /docs in Chromium', () => {
     }
   }, 120_000);
 
+  it('shows one language at a time behind tabs, the same in every block, by click or arrow key', async () => {
+    const { page, close } = await openPage(env, '/docs');
+    try {
+      const blockCount = await page.locator('[data-code-samples]').count();
+      const visible = (language: string) => page.locator(`.code-sample[data-language="${language}"]:visible`).count();
+      expect([await visible('curl'), await visible('javascript'), await visible('python')]).toEqual([blockCount, 0, 0]);
+
+      const tabs = page.getByRole('tablist', { name: 'Bahasa contoh kode untuk GET /catalog/search' });
+      await tabs.getByRole('tab', { name: 'Python (requests)' }).click();
+      expect([await visible('curl'), await visible('javascript'), await visible('python')]).toEqual([0, 0, blockCount]);
+      expect(await tabs.getByRole('tab', { name: 'Python (requests)' }).getAttribute('aria-selected')).toBe('true');
+      expect(await page.getByRole('tabpanel', { name: 'Python (requests)' }).first().isVisible()).toBe(true);
+
+      // Arrow keys move within the tab list, round to the first from the last.
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedId(page)).toMatch(/^code-\d+-curl-tab$/);
+      expect(await visible('curl')).toBe(blockCount);
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedId(page)).toMatch(/^code-\d+-javascript-tab$/);
+      expect(await visible('javascript')).toBe(blockCount);
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        await expectNoHorizontalScroll(page);
+        await page.locator('section:has(#catalog-search) [data-code-samples]').screenshot({ path: join(SCREENSHOT_DIR, `docs-code-tabs-${width}.png`) });
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('copies a sample with its Copy button and says so', async () => {
     const { page, close } = await openPage(env, '/docs', { permissions: ['clipboard-read', 'clipboard-write'] });
     try {
+      await page.getByRole('tablist', { name: 'Bahasa contoh kode untuk GET /catalog/search' }).getByRole('tab', { name: 'Python (requests)' }).click();
       const sample = page.locator('section:has(#catalog-search) .code-sample[data-language="python"]');
       await sample.getByRole('button', { name: 'Salin contoh Python (requests) untuk GET /catalog/search' }).click();
       await expect.poll(() => sample.locator('[data-copy-status]').textContent()).toBe('Tersalin.');
       const copied = await page.evaluate<string>('navigator.clipboard.readText()');
       expect(copied).toBe(await sample.locator('[data-code]').textContent());
       expect(copied).toContain(`requests.get("${env.baseUrl}/catalog/search?q=soul", timeout=30)`);
-      // Every sample has its button once the script runs.
-      expect(await page.locator('[data-copy]:visible').count()).toBe(await page.locator('.code-sample').count());
+      // Every sample shown has its button once the script runs.
+      expect(await page.locator('[data-copy]:visible').count()).toBe(await page.locator('[data-code-samples]').count());
     } finally {
       await close();
     }
@@ -56,7 +87,9 @@ describe('the code samples of /docs in Chromium', () => {
       const { page, close } = await openPage(env, '/docs', { javaScriptEnabled: false, width });
       try {
         const sample = page.locator('section:has(#catalog-episode-slug) .code-sample[data-language="curl"]');
-        await expect.poll(() => sample.locator('[data-code]').isVisible()).toBe(true);
+        // Every language, one under the other.
+        for (const language of ['curl', 'javascript', 'python'])
+          expect(await page.locator(`section:has(#catalog-episode-slug) .code-sample[data-language="${language}"] [data-code]`).isVisible()).toBe(true);
         expect(await sample.locator('[data-code]').textContent()).toBe(`curl '${env.baseUrl}/catalog/episode/renegade-immortal-episode-124-subtitle-indonesia'`);
         expect(await page.locator('[data-copy]:visible').count()).toBe(0);
         await expectNoHorizontalScroll(page);

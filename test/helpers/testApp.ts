@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
-import { createLogger } from '../../src/config/logger.js';
+import { createLogger, type Logger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
 import type { ProbeSchedule } from '../../src/status/schedule.js';
 import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
@@ -18,6 +18,12 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
+/**
+ * No status probe unless a test asks for one: the real schedule's probe at start would add an
+ * upstream fetch to the counts of every test that is not about the status page.
+ */
+export const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
+
 /** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
 export async function startTestStack(
   options: {
@@ -26,6 +32,8 @@ export async function startTestStack(
     upstream?: ResilientUpstreamClient;
     now?: () => number;
     scheduleProbe?: ProbeSchedule;
+    /** Silent unless a test reads the log. */
+    logger?: Logger;
   } = {},
 ): Promise<TestStack> {
   const simulator = await startSimulator(options.simulator);
@@ -40,7 +48,7 @@ export async function startTestStack(
     SOLVER: 'off',
     ...options.env,
   });
-  const app = createApp({ config, logger: createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe });
+  const app = createApp({ config, logger: options.logger ?? createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe ?? noProbe });
   return {
     app,
     simulator,

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/config/logger.js';
 import { readFeed, type ReadFeed } from '../helpers/feedReader.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
+import { noProbe } from '../helpers/testApp.js';
 
 // The latest feed's entries have no release date on the page: their dates are the moments the
 // service first saw them. A restart of the app, a second instance, or a later build must give
@@ -28,7 +29,7 @@ afterEach(async () => {
 
 function instance(env: Record<string, string>, now: () => number): App {
   const config = loadConfig({ UPSTREAM_BASE_URLS: simulator.origin, UPSTREAM_TIMEOUT_MS: '3000', LOG_LEVEL: 'silent', SOLVER: 'off', RATE_LIMIT_MAX: '100000', ...env });
-  const app = createApp({ config, logger: createLogger('silent'), now });
+  const app = createApp({ config, logger: createLogger('silent'), now, scheduleProbe: noProbe });
   opened.push(app);
   return app;
 }

@@ -10,7 +10,7 @@ import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { createHttpServer } from '../../src/http/server.js';
 import { SERVER_TIMEOUTS } from '../../src/http/serverTimeouts.js';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp.js';
-import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { startTestStack, type TestStack, noProbe } from '../helpers/testApp.js';
 
 // Each finding of issue 12 (a client mistake that got a 500 or an empty answer), driven over a real
 // socket against the app as main.ts serves it (app.listen: its timeouts and clientError handler).
@@ -35,7 +35,7 @@ beforeAll(async () => {
   stack = await startTestStack({ env: { REPORT_RATE_LIMIT_MAX: '10000', RATE_LIMIT_MAX: '3' } });
   // The app again, with a logger the tests read: client mistakes must never log at error level.
   const logger = pino({ level: 'info' }, { write: (line: string) => logLines.push(JSON.parse(line) as LogLine) });
-  app = createApp({ config: stack.config, logger });
+  app = createApp({ config: stack.config, logger, scheduleProbe: noProbe });
   server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   port = (server.address() as AddressInfo).port;

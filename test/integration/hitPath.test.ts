@@ -4,11 +4,12 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
+import type { FeedService } from '../../src/feeds/service.js';
 import type { CatalogService } from '../../src/catalog/service.js';
 import { withCachedHits } from '../../src/http/hitPath.js';
 import type { Quota } from '../../src/http/middleware/rateLimit.js';
 import { createMetrics, type Metrics } from '../../src/metrics.js';
-import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { startTestStack, type TestStack, noProbe } from '../helpers/testApp.js';
 
 // The cached-hit path (src/http/hitPath.ts) answers in front of Express with its own writer; what
 // it logs and counts must be what the Express path logs and counts for the same request.
@@ -35,7 +36,7 @@ beforeAll(async () => {
   // The app again, with a logger and a registry the tests read.
   const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as RequestLine) });
   metrics = createMetrics();
-  app = createApp({ config: stack.config, logger, metrics });
+  app = createApp({ config: stack.config, logger, metrics, scheduleProbe: noProbe });
 });
 afterAll(async () => {
   await app.close();
@@ -86,7 +87,7 @@ describe('a parametrised endpoint on both paths', () => {
     const seen: RequestLine[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => seen.push(JSON.parse(line) as RequestLine) });
     const counted = createMetrics();
-    const both = createApp({ config: { ...stack.config, RATE_LIMIT_MAX: 100 }, logger, metrics: counted });
+    const both = createApp({ config: { ...stack.config, RATE_LIMIT_MAX: 100 }, logger, metrics: counted, scheduleProbe: noProbe });
     try {
       const miss = await request(both).get('/catalog/series/shadow-chronicle');
       const hit = await request(both).get('/catalog/series/shadow-chronicle');
@@ -115,7 +116,8 @@ describe('the cached-hit path when the quota cannot be counted', () => {
     const notExpress = () => {
       throw new Error('the hit path must answer this request itself');
     };
-    const listener = withCachedHits(notExpress, { catalog, quota, logger, metrics: createMetrics(), now: Date.now });
+    const feeds = { cached: () => undefined } as unknown as FeedService;
+    const listener = withCachedHits(notExpress, { catalog, feeds, trustProxy: () => false, quota, logger, metrics: createMetrics(), now: Date.now });
 
     const res = await request(createServer(listener)).get(endpoints[0]!.path).set('X-Request-Id', 'trace-down-0001');
     expect(res.status).toBe(500);

@@ -184,7 +184,7 @@ describe('GET /docs (API reference)', () => {
     const $ = load(response.text);
     expect($('h1').text()).toBe('Referensi API');
     expectOnlyOwnResources($);
-    expect($('script[src]').map((_, el) => $(el).attr('src')).get()).toEqual(['/js/try-it.js', '/js/copy-code.js']);
+    expect($('script[src]').map((_, el) => $(el).attr('src')).get()).toEqual(['/js/try-it.js', '/js/code-samples.js']);
 
     const sections = $('section.endpoint-doc');
     expect(sections.map((_, el) => squash($(el).children('h2').text())).get()).toEqual([

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProbeSchedule } from '../../src/status/schedule.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { everyInterval, type ProbeSchedule } from '../../src/status/schedule.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 const T0 = Date.parse('2026-11-20T03:00:00Z');
@@ -44,6 +45,20 @@ async function statusStack(options: { clock: { now: number }; env?: Record<strin
 const history = async (stack: TestStack) => (await request(stack.app).get('/health/history').expect(200)).body;
 
 describe('the status probe, /health/history and /status', () => {
+  it('knows the upstream\'s state from the start: the first probe runs when the service starts, not an interval later', async () => {
+    const stack = await startTestStack({ scheduleProbe: everyInterval, env: { STATUS_PROBE_INTERVAL_S: '3600' } });
+    stacks.push(stack);
+    let body = await history(stack);
+    for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack)) await sleep(50);
+    expect(body.upstream.state).toBe('up');
+    expect(body.upstream.lastProbe.outcome).toBe('up');
+    expect(body.probeIntervalSeconds).toBe(3600);
+    expect(stack.simulator.hits.map((hit) => hit.path)).toEqual(['/']);
+    const page = await request(stack.app).get('/status').set('Accept', 'text/html').expect(200);
+    expect(page.text).toContain('<p class="status-card__state">Normal</p>');
+    expect(page.text).not.toContain('Tidak diketahui');
+  });
+
   it('schedules the probe every STATUS_PROBE_INTERVAL_S, through the catalog service (the answer warms the cache)', async () => {
     const clock = { now: T0 };
     const { stack, intervalMs, probeAt } = await statusStack({ clock, env: { STATUS_PROBE_INTERVAL_S: '120' } });

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ProbeSchedule } from '../../src/status/schedule.js';
+import { pino } from 'pino';
+import { everyInterval, type ProbeSchedule } from '../../src/status/schedule.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
@@ -60,6 +61,19 @@ async function untilRedisUp(stack: TestStack): Promise<void> {
 }
 
 describe('the status history in Redis', () => {
+  it('logs no error at a normal start: the history is read once Redis is connected, and the probe at start is saved there', async () => {
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
+    const stack = await startTestStack({ logger, scheduleProbe: everyInterval, env: { REDIS_URL: redisServer.url, STATUS_PROBE_INTERVAL_S: '3600' } });
+    stacks.push(stack);
+    for (const deadline = Date.now() + 10_000; (await inspector.xlen('status:history')) === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await request(stack.app).get('/health/history').expect(200)).body.upstream.state).toBe('up');
+    expect(await inspector.xlen('status:history')).toBe(1);
+    expect(lines.map((line) => line.msg)).toContain('redis up: sharing quotas, cache, locks, clearance and origin');
+    // pino's levels: 40 warn, 50 error.
+    expect(lines.filter((line) => line.level >= 40)).toEqual([]);
+  });
+
   it('is shared: each instance shows the probes and the saved traffic of both', async () => {
     const clock = { now: T0 };
     const a = await instance(clock);

@@ -9,6 +9,7 @@ import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { UpstreamBlockedError } from '../../src/upstream/errors.js';
 import { chromiumSolver, tempDataDir, testClient } from '../helpers/upstreamClient.js';
 import { startSimulator, type Simulator, type WallOptions } from '../simulator/server.js';
+import { noProbe } from '../helpers/testApp.js';
 
 // Real Debian Chromium (playwright-core) against the simulator's wall: a challenge page whose
 // script must run a proof of work over navigator.userAgent to earn a cookie bound to IP and UA.
@@ -145,7 +146,7 @@ describe('the app in front of a walled upstream', () => {
       UPSTREAM_TIMEOUT_MS: '15000',
       ...env,
     });
-    const app = createApp({ config, logger: createLogger('silent') });
+    const app = createApp({ config, logger: createLogger('silent'), scheduleProbe: noProbe });
     return app;
   }
 

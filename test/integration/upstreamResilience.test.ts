@@ -19,6 +19,7 @@ import {
 } from '../../src/upstream/errors.js';
 import { tempDataDir, testClient } from '../helpers/upstreamClient.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
+import { noProbe } from '../helpers/testApp.js';
 
 // Breaker, rate-limit pause, firewall block, mirror failover with validation and persistence,
 // the page deadline, and what /health/upstream and /metrics show. No browser is involved.
@@ -256,7 +257,7 @@ describe('/health/upstream and /metrics', () => {
       UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
     });
     const { client, metrics } = testClient(config.UPSTREAM_BASE_URLS, { breakerThreshold: 2, breakerCooldownMs: 60_000, maxRetries: 0 });
-    const app = createApp({ config, logger: createLogger('silent'), upstream: client, metrics });
+    const app = createApp({ config, logger: createLogger('silent'), upstream: client, metrics, scheduleProbe: noProbe });
 
     const fresh = await request(app).get('/health/upstream');
     expect(fresh.status).toBe(200);

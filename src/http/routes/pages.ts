@@ -70,7 +70,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
 
   // Only a report that was stored has a confirmation page.
   router.get('/report/sent/:id', async (req, res) => {
-    if (!UUID.test(req.params.id) || (await reports.find(req.params.id)) === undefined) throw new RouteNotFoundError(req.method, req.path);
+    if (!UUID.test(req.params.id) || !(await reports.exists(req.params.id))) throw new RouteNotFoundError(req.method, req.path);
     res.render('report-sent', { id: req.params.id });
   });
 

@@ -1,10 +1,14 @@
 import type { RedisConnection } from '../../redis/connection.js';
+import { execAll, parseJsonReply } from '../../redis/replies.js';
+import { settled } from '../../redis/settled.js';
 import { recordTime, StatusRecord } from '../../status/records.js';
 import type { StatusHistoryStore, StatusStoreLog } from './store.js';
 
 const KEY = 'status:history';
 const FIELD = 'record';
 const DELETE_BATCH = 1000;
+/** Longer than one connection attempt (1 s): the history read at start waits for the first one to end. */
+const CONNECT_WAIT_MS = 2_000;
 
 /**
  * The status history in one Redis stream, shared by every instance: an append-only log whose
@@ -13,12 +17,13 @@ const DELETE_BATCH = 1000;
 export function createRedisStatusStore(redis: RedisConnection, logger: StatusStoreLog): StatusHistoryStore {
   /** The entries after `cursor`: the readable records, and the ids of those older than `keepFrom` or unreadable. */
   async function entries(cursor: string | null, keepFrom = Number.NEGATIVE_INFINITY) {
+    await settled(redis, CONNECT_WAIT_MS);
     // "(" makes the start exclusive: only entries after the cursor.
     const found = await redis.client.xrange(KEY, cursor === null ? '-' : `(${cursor}`, '+');
     const records: StatusRecord[] = [];
     const stale: string[] = [];
     for (const [id, fields] of found) {
-      const parsed = StatusRecord.safeParse(parseJson(fields[fields.indexOf(FIELD) + 1]));
+      const parsed = StatusRecord.safeParse(parseJsonReply(fields[fields.indexOf(FIELD) + 1]));
       if (!parsed.success) {
         logger.warn({ key: KEY, id }, 'skipping an unreadable status history entry');
         stale.push(id);
@@ -35,6 +40,7 @@ export function createRedisStatusStore(redis: RedisConnection, logger: StatusSto
 
   async function append(records: readonly StatusRecord[]) {
     if (records.length === 0) return;
+    await settled(redis, CONNECT_WAIT_MS);
     const batch = redis.client.multi();
     for (const record of records) batch.xadd(KEY, '*', FIELD, JSON.stringify(record));
     await execAll(batch);
@@ -48,18 +54,4 @@ export function createRedisStatusStore(redis: RedisConnection, logger: StatusSto
   }
 
   return { read, append, prune };
-}
-
-/** Runs a MULTI and throws its first failed command's error. */
-async function execAll(batch: ReturnType<RedisConnection['client']['multi']>): Promise<void> {
-  const failed = (await batch.exec())?.find(([error]) => error !== null)?.[0];
-  if (failed) throw failed;
-}
-
-function parseJson(text: string | undefined): unknown {
-  try {
-    return JSON.parse(text ?? '');
-  } catch {
-    return undefined;
-  }
 }

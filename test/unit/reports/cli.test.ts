@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runReportsCli, USAGE } from '../../../src/reports/cli.js';
+import { createFileReports } from '../../../src/shared/reports/file.js';
 import type { StoredReport } from '../../../src/reports/schema.js';
 
 const reports: StoredReport[] = [
@@ -39,7 +40,10 @@ function dataDirWith(lines: string) {
 async function run(argv: string[], dataDir = dataDirWith(reports.map((r) => `${JSON.stringify(r)}\n`).join(''))) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runReportsCli(argv, dataDir, { out: (text) => out.push(text), err: (text) => err.push(text) });
+  // Skipped lines are told on stderr, as the CLI's logger tells them.
+  const log = (fields: object, message: string) => err.push(`${message} ${JSON.stringify(fields)}`);
+  const store = createFileReports(dataDir, { info: log, warn: log, error: log });
+  const code = await runReportsCli(argv, store, { out: (text) => out.push(text), err: (text) => err.push(text) });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 

@@ -330,12 +330,16 @@ describe('a frozen Redis', () => {
       await Promise.all(traffic);
       const whileDown = hits.filter((hit) => hit.sentAt >= downAt);
       expect(whileDown.length).toBeGreaterThan(20);
-      // Before, each waited out the 500 ms command timeout; the bound leaves room for a loaded machine.
-      expect(whileDown.filter((hit) => hit.status !== 200 || hit.cache !== 'HIT' || hit.ms >= 400)).toEqual([]);
+      expect(whileDown.filter((hit) => hit.status !== 200 || hit.cache !== 'HIT')).toEqual([]);
+      // Before, every hit waited out the 500 ms command timeout. The bounds leave room for a
+      // machine loaded by other tests (a median of 7 ms at a load average of 10, 73 ms at 20).
+      const times = whileDown.map((hit) => hit.ms).sort((x, y) => x - y);
+      expect(times[Math.floor(times.length / 2)]).toBeLessThan(250);
+      expect(times.filter((ms) => ms >= 500).length).toBeLessThan(times.length / 20);
       // The status page reads the shared history: it answers without waiting on Redis either.
       const statusSent = Date.now();
       expect((await fetch(`${a.base}/status`)).status).toBe(200);
-      expect(Date.now() - statusSent).toBeLessThan(400);
+      expect(Date.now() - statusSent).toBeLessThan(500);
       expect(hits.map((hit) => hit.status)).toEqual(hits.map(() => 200));
       expect(await (await fetch(`${a.base}/metrics`)).text()).toMatch(/^redis_up 0$/m);
       const down = logged.filter((line) => line.msg.startsWith('redis down'));

@@ -71,10 +71,10 @@ describe('the Redis connection', () => {
       await until(() => redis.state() === 'down');
       // The connection was dropped 1.5 s after the first unanswered command.
       expect(Date.now() - sent).toBeGreaterThanOrEqual(1_450);
-      expect(Date.now() - sent).toBeLessThan(2_500);
+      expect(Date.now() - sent).toBeLessThan(3_000);
       const failing = Date.now();
       await expect(redis.client.get('anything')).rejects.toThrow();
-      expect(Date.now() - failing).toBeLessThan(50);
+      expect(Date.now() - failing).toBeLessThan(250);
       server.thaw();
       await until(() => redis.isUp());
       expect(await redis.client.ping()).toBe('PONG');

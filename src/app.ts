@@ -29,6 +29,7 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
+import type { TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
@@ -83,7 +84,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.set('query parser', 'simple');
   app.set('trust proxy', config.TRUST_PROXY);
   // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
-  const trustProxy = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
+  const trustProxy = app.get('trust proxy fn') as TrustProxy;
   const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
   const catalogQuota = catalogRateLimit(config, clientAddress, shared.quota('quota:api:'));
   const reports = createReportService(shared.reports);
@@ -111,7 +112,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(catalogPreflight);
   app.use(createCatalogRouter(catalog, catalogQuota, now));
   const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
-  app.use(createFeedsRouter(feeds, catalogQuota, now));
+  app.use(createFeedsRouter({ feeds, quota: catalogQuota, now }));
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
@@ -124,7 +125,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const listener = withCachedHits(app, { catalog, quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
+  const listener = withCachedHits(app, { catalog, feeds, trustProxy, quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
   return Object.assign(listener, {
     express: app,
     listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),

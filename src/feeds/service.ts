@@ -20,6 +20,8 @@ export interface ResolvedFeed {
 }
 
 export interface FeedService {
+  /** The feed of the catalog answer for `input`, synchronously, when that answer is cached and its feed built; undefined otherwise. */
+  cached(feed: FeedDefinition, input: Record<string, unknown>): ResolvedFeed | undefined;
   /** The feed of the catalog answer for `input`: the catalog's cached answer, or one fetch of it. */
   resolve(feed: FeedDefinition, input: Record<string, unknown>): Promise<ResolvedFeed>;
   /** The model in one format at one location, rendered once. */
@@ -58,6 +60,8 @@ export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen:
 export function createFeedService({ catalog, firstSeen, canonical, now }: FeedServiceDeps): FeedService {
   // One model per catalog answer: the first-seen store is asked once per answer, not per request.
   const models = new WeakMap<CatalogAnswer, Promise<FeedModel>>();
+  // The same models once built, for the cached-hit path, which answers without waiting.
+  const builtModels = new WeakMap<CatalogAnswer, FeedModel>();
   const renderings = new WeakMap<FeedModel, Map<string, RenderedFeed>>();
 
   function modelOf(feed: FeedDefinition, answer: CatalogAnswer): Promise<FeedModel> {
@@ -65,14 +69,23 @@ export function createFeedService({ catalog, firstSeen, canonical, now }: FeedSe
     if (model === undefined) {
       const body = JSON.parse(answer.body.toString('utf8')) as CatalogBody;
       model = datedFeed(feed.draft(body, canonical), answer.ttlSeconds, firstSeen, now());
-      // A failed build is tried again by the next request, never kept.
-      model.catch(() => models.delete(answer));
+      model.then(
+        (built) => builtModels.set(answer, built),
+        // A failed build is tried again by the next request, never kept.
+        () => models.delete(answer),
+      );
       models.set(answer, model);
     }
     return model;
   }
 
   return {
+    cached(feed, input) {
+      const result = catalog.cached(feed.endpoint, input);
+      if (result === undefined) return undefined;
+      const model = builtModels.get(result.answer);
+      return model && { result, model };
+    },
     async resolve(feed, input) {
       const result = catalog.cached(feed.endpoint, input) ?? (await catalog.fetch(feed.endpoint, input));
       return { result, model: await modelOf(feed, result.answer) };

@@ -11,9 +11,18 @@ import { logRequest, type RequestFinishedHook, type RequestLogFields, type Reque
 import { observeAnswer } from './middleware/requestMetrics.js';
 import { CATALOG_HEADERS, sendCatalogAnswer, setHeaders } from './catalogAnswer.js';
 import { queryOf, resolveCatalogRequest } from './catalogRequest.js';
+import type { FeedDefinition } from '../feeds/table.js';
+import type { FeedFormat } from '../feeds/model.js';
+import type { FeedService, ResolvedFeed } from '../feeds/service.js';
+import { writeFeedAnswer } from './feedAnswer.js';
+import { resolveFeedRequest } from './feedRequest.js';
+import { originOf, type TrustProxy } from './requestOrigin.js';
 
 export interface HitPathDeps {
   catalog: CatalogService;
+  feeds: FeedService;
+  /** Express's compiled TRUST_PROXY rule, so that a feed names the origin the Express path would. */
+  trustProxy: TrustProxy;
   /** The same quota instance the Express catalog router uses, so both paths count into one store. */
   quota: Quota;
   logger: Logger;
@@ -25,6 +34,12 @@ export interface HitPathDeps {
 
 interface ValidRequest {
   endpoint: AnyEndpoint;
+  input: Record<string, unknown>;
+}
+
+interface ValidFeedRequest {
+  feed: FeedDefinition;
+  format: FeedFormat;
   input: Record<string, unknown>;
 }
 
@@ -42,6 +57,7 @@ const REMEMBERED_URLS = 10_000;
  */
 export function withCachedHits(app: RequestListener, deps: HitPathDeps): RequestListener {
   const validRequests = new LRUCache<string, ValidRequest>({ max: REMEMBERED_URLS });
+  const validFeedRequests = new LRUCache<string, ValidFeedRequest>({ max: REMEMBERED_URLS });
   // One "finished" listener per answer serves the log line, the metrics and the hook.
   const finished = (line: RequestLogLine) => {
     observeAnswer(deps.metrics, line.route, line.method ?? 'GET', line.status, line.durationMs);
@@ -50,6 +66,17 @@ export function withCachedHits(app: RequestListener, deps: HitPathDeps): Request
   return (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return app(req, res);
     const url = req.url ?? '/';
+    if (url.startsWith('/feeds/')) {
+      // The feed names its own URL without the query, which changes nothing else.
+      const path = url.split('?', 1)[0]!;
+      const rememberedFeed = validFeedRequests.get(path);
+      const validFeed = rememberedFeed ?? validateFeed(path);
+      const resolved = validFeed && deps.feeds.cached(validFeed.feed, validFeed.input);
+      if (!validFeed || !resolved) return app(req, res);
+      if (!rememberedFeed) validFeedRequests.set(path, validFeed);
+      void answerFeedFromCache(req, res, path, validFeed, resolved, deps, finished);
+      return;
+    }
     const remembered = validRequests.get(url);
     const valid = remembered ?? validate(url);
     const result = valid && deps.catalog.cached(valid.endpoint, valid.input);
@@ -64,6 +91,36 @@ function validate(url: string): ValidRequest | undefined {
   const queryStart = url.indexOf('?');
   const resolved = resolveCatalogRequest('GET', queryStart < 0 ? url : url.slice(0, queryStart), queryOf(url));
   return resolved?.error === undefined ? resolved : undefined;
+}
+
+/** The feed and validated input of a GET to `path`; undefined for anything the Express path must answer. */
+function validateFeed(path: string): ValidFeedRequest | undefined {
+  const resolved = resolveFeedRequest('GET', path);
+  return resolved?.error === undefined ? resolved : undefined;
+}
+
+/** What the Express path does for a feed request, from the same writer: id, quota (no count for a 304), headers, feed, log line, metrics. */
+async function answerFeedFromCache(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  { feed, format }: ValidFeedRequest,
+  resolved: ResolvedFeed,
+  deps: HitPathDeps,
+  finished: RequestFinishedHook,
+): Promise<void> {
+  const started = performance.now();
+  const fields: RequestLogFields = { requestId: requestIdOf(req), route: `${feed.path}.{format}` };
+  const head = [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId];
+  try {
+    const place = { format, origin: originOf(req, deps.trustProxy), path };
+    const refusal = await writeFeedAnswer(req, res, resolved, place, { feeds: deps.feeds, quota: deps.quota, now: deps.now }, head);
+    if (refusal !== undefined) refuse(res, refusal.refused, [...head, ...refusal.headers], fields, deps.logger);
+    else fields.cache = resolved.result.cacheStatus;
+  } catch (error) {
+    refuse(res, error, head, fields, deps.logger);
+  }
+  logRequest(deps.logger, req, res, fields, started, finished);
 }
 
 /**

@@ -4,6 +4,7 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
+import type { FeedService } from '../../src/feeds/service.js';
 import type { CatalogService } from '../../src/catalog/service.js';
 import { withCachedHits } from '../../src/http/hitPath.js';
 import type { Quota } from '../../src/http/middleware/rateLimit.js';
@@ -115,7 +116,8 @@ describe('the cached-hit path when the quota cannot be counted', () => {
     const notExpress = () => {
       throw new Error('the hit path must answer this request itself');
     };
-    const listener = withCachedHits(notExpress, { catalog, quota, logger, metrics: createMetrics(), now: Date.now });
+    const feeds = { cached: () => undefined } as unknown as FeedService;
+    const listener = withCachedHits(notExpress, { catalog, feeds, trustProxy: () => false, quota, logger, metrics: createMetrics(), now: Date.now });
 
     const res = await request(createServer(listener)).get(endpoints[0]!.path).set('X-Request-Id', 'trace-down-0001');
     expect(res.status).toBe(500);

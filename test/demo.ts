@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createApp } from '../src/app.js';
 import { endpoints } from '../src/catalog/endpoints/index.js';
 import { exampleFor } from '../src/catalog/examples/index.js';
+import { feeds } from '../src/feeds/table.js';
 import { urlWithParameters } from '../src/pages/serviceFacts.js';
 import { loadConfig } from '../src/config/load.js';
 import { createLogger } from '../src/config/logger.js';
@@ -34,6 +35,8 @@ for (const endpoint of endpoints) {
   const slug = simulatorSlugs[endpoint.path];
   console.log(`  curl -s '${base}${urlWithParameters(endpoint.path, slug === undefined ? parameters : { ...parameters, slug })}'`);
 }
+console.log('\nFeeds (Atom; .rss and .json too), for a feed reader or a bot:');
+for (const feed of feeds) console.log(`  curl -s '${base}${urlWithParameters(`${feed.path}.atom`, feed.params.shape.slug === undefined ? {} : { slug: demoSeries.slug })}'`);
 console.log('\nCtrl+C stops both.\n');
 
 process.once('SIGINT', () => {

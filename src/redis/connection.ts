@@ -3,15 +3,15 @@ import type { Redis, RedisOptions } from 'ioredis';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 
-// The one Redis connection of an instance (REDIS_URL), shared by everything that coordinates
-// instances: the quotas, the answer cache and its lock, the challenge clearance, the origin.
+// The one Redis connection of an instance (REDIS_URL), shared by every Redis implementation under
+// src/shared (quotas, answers and their lock, clearance, origin, status history, reports, feed dates).
 // Whoever uses it asks `isUp()` first and falls back to memory when Redis is down; a command
 // never waits for a reconnect, so a down Redis costs a request nothing but the fallback. A Redis
 // that stops answering (frozen, or cut off without a reset) counts as down as one that is gone.
 
 export type RedisState = 'connecting' | 'up' | 'down';
 
-/** What a user of the shared Redis needs; the status page (issue 14) can reuse it the same way. */
+/** What the Redis implementations need: the client, the state to fall back on, and the fallback count. */
 export interface RedisConnection {
   readonly client: Redis;
   isUp(): boolean;

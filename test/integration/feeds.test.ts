@@ -87,6 +87,19 @@ describe('GET /feeds/latest.{atom,rss,json}', () => {
     expect(stack.simulator.hitCount()).toBe(1);
   });
 
+  it('answers the same bytes and validators from the cache (in front of Express) as on the first request', async () => {
+    const { api } = await start({ env: { RATE_LIMIT_MAX: '10' } });
+    const first = await api.get('/feeds/latest.json?utm=reader');
+    const second = await api.get('/feeds/latest.json');
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.text).toBe(first.text);
+    for (const header of ['etag', 'last-modified', 'content-type', 'access-control-allow-origin', 'x-ratelimit-limit'])
+      expect([header, second.headers[header]]).toEqual([header, first.headers[header]]);
+    expect([first.headers['x-ratelimit-remaining'], second.headers['x-ratelimit-remaining']]).toEqual(['9', '8']);
+    expect(second.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
   it('answers HEAD with the headers and no body', async () => {
     const { api } = await start();
     const response = await api.head('/feeds/latest.atom');

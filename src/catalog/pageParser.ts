@@ -29,7 +29,10 @@ const THREAD_LOAD_WAIT_MS = 30_000;
 // into an error of that page, not of the process.
 const MIN_THREADS = 1;
 const MAX_THREADS = 2;
-const THREAD_HEAP_MB = 128;
+// A real page's tree is a few MB (the long episode lists are streamed, not built); a looser bound
+// lets a busy thread's heap, and so the process's memory, grow far past what a page needs.
+const THREAD_HEAP_MB = 64;
+const THREAD_YOUNG_HEAP_MB = 8;
 
 /** The answer's `{data, pagination}` as JSON, and the optional blocks the page lacked. */
 export interface ParsedAnswer {
@@ -52,7 +55,7 @@ function threads(): Piscina<ParseTask, ParseOutcome> {
     minThreads: MIN_THREADS,
     maxThreads: MAX_THREADS,
     idleTimeout: Number.POSITIVE_INFINITY,
-    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB },
   });
   return pool;
 }

@@ -29,6 +29,8 @@ const THREAD_LOAD_WAIT_MS = 30_000;
 // into an error of that page, not of the process.
 const MIN_THREADS = 1;
 const MAX_THREADS = 2;
+// The second thread's heap is memory a quiet service does not need: it leaves after a minute unused.
+const SPARE_THREAD_IDLE_MS = 60_000;
 // A real page's tree is a few MB (the long episode lists are streamed, not built); a looser bound
 // lets a busy thread's heap, and so the process's memory, grow far past what a page needs.
 const THREAD_HEAP_MB = 64;
@@ -54,7 +56,7 @@ function threads(): Piscina<ParseTask, ParseOutcome> {
     execArgv: fromSources ? ['--import', 'tsx'] : [],
     minThreads: MIN_THREADS,
     maxThreads: MAX_THREADS,
-    idleTimeout: Number.POSITIVE_INFINITY,
+    idleTimeout: SPARE_THREAD_IDLE_MS,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB },
   });
   return pool;

@@ -24,17 +24,16 @@ const PARSE_WAIT_MS = 5000;
 // How long the first pages wait for the process's first thread to load the parsers (a fraction of
 // a second on a quiet machine; several seconds from the TypeScript sources on a loaded one).
 const THREAD_LOAD_WAIT_MS = 30_000;
-// One thread kept loaded, a second started while the first is busy (a page held to its deadline);
-// a stopped thread is replaced. A bound on each thread's heap turns a page that would need more
-// into an error of that page, not of the process.
-const MIN_THREADS = 1;
-const MAX_THREADS = 2;
-// The second thread's heap is memory a quiet service does not need: it leaves after a minute unused.
-const SPARE_THREAD_IDLE_MS = 60_000;
+// One thread, kept loaded; a stopped thread is replaced. A page held to its deadline delays the
+// misses queued behind it, never /health or a cached answer, and a second thread cost a second heap
+// in every instance's memory. A bound on the thread's heap turns a page that would need more into an
+// error of that page, not of the process.
+const THREADS = 1;
 // A real page's tree is a few MB (the long episode lists are streamed, not built); a looser bound
-// lets a busy thread's heap, and so the process's memory, grow far past what a page needs.
+// lets the thread's heap, and so the process's memory, grow far past what a page needs. A young
+// generation much smaller than this makes the thread collect garbage through every long page.
 const THREAD_HEAP_MB = 64;
-const THREAD_YOUNG_HEAP_MB = 8;
+const THREAD_YOUNG_HEAP_MB = 32;
 
 /** The answer's `{data, pagination}` as JSON, and the optional blocks the page lacked. */
 export interface ParsedAnswer {
@@ -54,9 +53,9 @@ function threads(): Piscina<ParseTask, ParseOutcome> {
   pool ??= new Piscina<ParseTask, ParseOutcome>({
     filename: new URL(fromSources ? './parseTask.ts' : './parseTask.js', import.meta.url).href,
     execArgv: fromSources ? ['--import', 'tsx'] : [],
-    minThreads: MIN_THREADS,
-    maxThreads: MAX_THREADS,
-    idleTimeout: SPARE_THREAD_IDLE_MS,
+    minThreads: THREADS,
+    maxThreads: THREADS,
+    idleTimeout: Number.POSITIVE_INFINITY,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB, maxYoungGenerationSizeMb: THREAD_YOUNG_HEAP_MB },
   });
   return pool;

@@ -53,7 +53,12 @@ export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen:
     ...entry,
     date: releaseDate === null ? new Date(times.get(entry.id) ?? nowSeconds) : releaseDateTime(releaseDate),
   }));
-  const newest = Math.max(0, ...dated.map((entry) => entry.date.getTime()));
+  // A feed without entries yet (a series announced before its first episode) is dated by when the
+  // service first saw the feed itself, so its date neither reads 1970 nor moves on each build.
+  const newest =
+    dated.length > 0
+      ? Math.max(...dated.map((entry) => entry.date.getTime()))
+      : ((await firstSeen.claim([{ id: draft.siteUrl, at: nowSeconds }], now)).get(draft.siteUrl) ?? nowSeconds);
   return { ...draft, entries: dated, updated: new Date(newest), ttlSeconds };
 }
 

@@ -85,4 +85,14 @@ describe('datedFeed', () => {
     ]);
     expect(second.updated.toISOString()).toBe('2026-11-25T11:00:00.000Z');
   });
+
+  it('dates a feed without entries by when the feed itself was first seen, the same on every later build', async () => {
+    const store = new RememberedEntries({ keepMs: 90 * DAY_MS, maxEntries: 1000 });
+    const firstSeen = { claim: async (candidates: { id: string; at: number }[], now: number) => store.claim(candidates, now).times };
+    const first = await datedFeed(draft([]), 300, firstSeen, T0 + 456);
+    const later = await datedFeed(draft([]), 300, firstSeen, T0 + DAY_MS);
+    expect(first.entries).toEqual([]);
+    expect(first.updated.toISOString()).toBe('2026-11-25T10:00:00.000Z');
+    expect(later.updated.toISOString()).toBe('2026-11-25T10:00:00.000Z');
+  });
 });

@@ -84,7 +84,7 @@ export function warmPageParser(): Promise<void> {
  */
 export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: string, input: Record<string, unknown>): Promise<ParsedAnswer> {
   if (!loaded && !(await Promise.race([warmPageParser().then(() => true), sleep(THREAD_LOAD_WAIT_MS, false, { ref: false })])))
-    throw new UpstreamTimeoutError(`The parse threads did not load within ${THREAD_LOAD_WAIT_MS} ms`, pageUrl);
+    throw new UpstreamTimeoutError(`The parse thread did not load within ${THREAD_LOAD_WAIT_MS} ms`, pageUrl);
   const deadline = new AbortController();
   let timer = setTimeout(() => deadline.abort(), PARSE_WAIT_MS);
   const { port1: started, port2 } = new MessageChannel();
@@ -98,7 +98,7 @@ export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: st
   try {
     outcome = await threads().run({ endpointPath: endpoint.path, html, pageUrl, input, started: port2 }, { signal: deadline.signal, transferList: [port2] });
   } catch (error) {
-    // Never started: the threads were busy (the page is not to blame, and is not remembered as failed).
+    // Never started: the thread was busy (the page is not to blame, and is not remembered as failed).
     if (deadline.signal.aborted && !running)
       throw new UpstreamTimeoutError(`The page waited over ${PARSE_WAIT_MS} ms for a parse thread`, pageUrl, { cause: error });
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')

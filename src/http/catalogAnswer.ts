@@ -21,6 +21,12 @@ export function setHeaders(res: ServerResponse, headers: readonly string[]): voi
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
+/** X-Cache, Age and max-age of an answer of the catalog's cache (a catalog answer, or a feed built from one). */
+export function cacheHeaders({ answer, cacheStatus }: CatalogResult, now: number): string[] {
+  const ageSeconds = Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
+  return ['X-Cache', cacheStatus, 'Age', String(ageSeconds), 'Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`];
+}
+
 /**
  * Writes a catalog answer: its precomputed bytes and ETag, Age and max-age from the clock; 304 when
  * If-None-Match matches. `headers` (names and values in turn) go out with it. Correctness needs
@@ -34,14 +40,7 @@ export function sendCatalogAnswer(
   now: number,
   headers: readonly string[] = [],
 ): void {
-  const ageSeconds = Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
-  const head = [
-    ...headers,
-    'X-Cache', cacheStatus,
-    'Age', String(ageSeconds),
-    'Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`,
-    'ETag', answer.etag,
-  ];
+  const head = [...headers, ...cacheHeaders({ answer, cacheStatus }, now), 'ETag', answer.etag];
   // The conditional-GET check Express's req.fresh uses, called directly so both paths share it.
   if (fresh(req.headers, { etag: answer.etag })) {
     res.writeHead(304, head);

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import { FEED_FORMATS, type FeedFormat } from '../feeds/model.js';
 import type { FeedService, ResolvedFeed } from '../feeds/service.js';
+import { cacheHeaders } from './catalogAnswer.js';
 import type { RateLimitedError } from './errors.js';
 import type { Quota } from './middleware/rateLimit.js';
 
@@ -42,15 +43,7 @@ export async function writeFeedAnswer(
 ): Promise<FeedRefusal | undefined> {
   const rendered = deps.feeds.render(model, format, { self: `${origin}${path}`, baseUrl: origin });
   const lastModified = model.updated.toUTCString();
-  const ageSeconds = Math.max(0, Math.floor((deps.now() - result.answer.fetchedAt) / 1000));
-  const feedHead = [
-    ...head,
-    'X-Cache', result.cacheStatus,
-    'Age', String(ageSeconds),
-    'Cache-Control', `public, max-age=${Math.max(0, result.answer.ttlSeconds - ageSeconds)}`,
-    'ETag', rendered.etag,
-    'Last-Modified', lastModified,
-  ];
+  const feedHead = [...head, ...cacheHeaders(result, deps.now()), 'ETag', rendered.etag, 'Last-Modified', lastModified];
   if (fresh(req.headers, { etag: rendered.etag, 'last-modified': lastModified })) {
     res.writeHead(304, [...feedHead, ...(countedHeaders ?? (await deps.quota.peek(req)))]);
     res.end();

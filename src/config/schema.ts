@@ -109,6 +109,20 @@ export const ConfigSchema = z.object({
   REDIS_URL: redisUrl.optional(),
   // How often the status page's probe fetches the upstream's home page (GET /status).
   STATUS_PROBE_INTERVAL_S: wholeNumber('STATUS_PROBE_INTERVAL_S', 10, 86400).default(300),
+  // The service's public origin (e.g. https://api.example): links in pages, feeds, the export and
+  // /openapi.json use it instead of the request's Host, which a client can forge.
+  PUBLIC_URL: z.string().trim().pipe(origin).optional(),
+  // The last good answers, kept for when the site fails: how long after their fetch, and how much.
+  STALE_IF_ERROR_S: wholeNumber('STALE_IF_ERROR_S', 0, 31536000).default(604800),
+  ANSWER_STORE_MAX_MB: wholeNumber('ANSWER_STORE_MAX_MB', 1, 1048576).default(512),
+  // The catalog crawler behind /export/* and /catalog/search?source=catalog.
+  CRAWL_ENABLED: z
+    .enum(['true', 'false'], { error: 'CRAWL_ENABLED must be true or false' })
+    .default('true')
+    .transform((text) => text === 'true'),
+  CRAWL_INTERVAL_MS: wholeNumber('CRAWL_INTERVAL_MS', 0, 3600000).default(3000),
+  CRAWL_UPDATE_S: wholeNumber('CRAWL_UPDATE_S', 1, 604800).default(600),
+  CRAWL_FULL_PASS_S: wholeNumber('CRAWL_FULL_PASS_S', 60, 2592000).default(86400),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
 }).superRefine((config, ctx) => {
   if (config.SOLVER === 'flaresolverr' && config.FLARESOLVERR_URL === undefined)

@@ -145,6 +145,8 @@ export const ErrorCode = z.enum([
   'UPSTREAM_BLOCKED',
   'UPSTREAM_UNAVAILABLE',
   'UPSTREAM_TIMEOUT',
+  'SERVICE_BUSY',
+  'CATALOG_NOT_READY',
   'INTERNAL_ERROR',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -119,6 +119,16 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
     when: 'The upstream did not answer in time',
     kapan: 'Situs sumber tidak menjawab tepat waktu',
   },
+  SERVICE_BUSY: {
+    status: 503,
+    when: "The service's own queue (connections to the upstream, parse threads) is full right now; the upstream is not to blame. Retry-After says when to try again",
+    kapan: 'Antrean layanan ini sendiri (koneksi ke situs sumber, thread pengurai) sedang penuh; bukan salah situs sumber. Retry-After menyebut kapan mencoba lagi',
+  },
+  CATALOG_NOT_READY: {
+    status: 503,
+    when: 'The export or a search with source=catalog was asked while the catalog crawler is turned off or has read nothing yet; Retry-After says when to try again',
+    kapan: 'Ekspor atau pencarian source=catalog diminta saat perayap katalog dimatikan atau belum membaca apa pun; Retry-After menyebut kapan mencoba lagi',
+  },
   INTERNAL_ERROR: {
     status: 500,
     when: 'A bug on our side; the body never holds a stack trace',
@@ -133,7 +143,12 @@ const REQUEST_CODES: ErrorCode[] = ['REQUEST_TIMEOUT', 'UNSUPPORTED_MEDIA_TYPE',
 export function catalogErrorCodes(takesParameters: boolean): ErrorCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
     (code) =>
-      code !== 'UNAUTHORIZED' && code !== 'PAYLOAD_TOO_LARGE' && !REQUEST_CODES.includes(code) && (takesParameters || code !== 'INVALID_PARAMETER'),
+      code !== 'UNAUTHORIZED' &&
+      code !== 'PAYLOAD_TOO_LARGE' &&
+      // Only the local catalog's answers (the export, search with source=catalog) wait for the crawler.
+      code !== 'CATALOG_NOT_READY' &&
+      !REQUEST_CODES.includes(code) &&
+      (takesParameters || code !== 'INVALID_PARAMETER'),
   );
 }
 

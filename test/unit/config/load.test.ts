@@ -39,6 +39,13 @@ describe('loadConfig', () => {
       DATA_DIR: './data',
       ADMIN_TOKEN: undefined,
       STATUS_PROBE_INTERVAL_S: 300,
+      PUBLIC_URL: undefined,
+      STALE_IF_ERROR_S: 604800,
+      ANSWER_STORE_MAX_MB: 512,
+      CRAWL_ENABLED: true,
+      CRAWL_INTERVAL_MS: 3000,
+      CRAWL_UPDATE_S: 600,
+      CRAWL_FULL_PASS_S: 86400,
       LOG_LEVEL: 'info',
     });
   });

@@ -105,6 +105,7 @@ describe('the error table', () => {
       'UPSTREAM_BLOCKED',
       'UPSTREAM_UNAVAILABLE',
       'UPSTREAM_TIMEOUT',
+      'SERVICE_BUSY',
       'INTERNAL_ERROR',
     ]);
     expect(catalogErrorCodes(false)).toEqual(withParameters.slice(1));

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { createCatalogControls, type CatalogControls } from './catalogControls.js';
 import { SERIES } from './dataset.js';
-import { FaultSet, planFaults, type Fault, type FaultPlan } from './faults.js';
+import { FaultSet, planFaults, SITE_DOWN_FAULTS, type Fault, type FaultPlan, type SiteDownMode } from './faults.js';
 import { catalogSeries } from './largeCatalog.js';
 import { LiveCatalog } from './liveCatalog.js';
 import type { PageContext } from './pages/context.js';
@@ -20,7 +20,8 @@ import { createWall, type Wall, type WallOptions, type WallStats } from './wall.
  */
 
 export type { CatalogControls, SeriesChanges } from './catalogControls.js';
-export type { Fault } from './faults.js';
+export type { Fault, SiteDownMode } from './faults.js';
+export { SITE_DOWN_MODES } from './faults.js';
 export type { LiveCatalog } from './liveCatalog.js';
 export type { VariantName } from './variant.js';
 export type { WallOptions, WallStats } from './wall.js';
@@ -40,6 +41,8 @@ export interface SimulatorOptions {
    * about 1,500) adds generated series with Chinese, pinyin, English and Indonesian names.
    */
   readonly catalogSize?: number;
+  /** The whole site down from the start (see `setSiteDown`). */
+  readonly siteDown?: SiteDownMode;
 }
 
 export interface Hit {
@@ -63,6 +66,11 @@ export interface Simulator extends CatalogControls {
   clearFaults(): void;
   /** Puts up a fresh wall (new secret, zeroed stats), or takes it down with null. */
   setWall(options: WallOptions | null): void;
+  /**
+   * Takes the whole site down in `mode` for every path and every client, before the wall and the
+   * faults; null brings it back as it was (wall and faults included).
+   */
+  setSiteDown(mode: SiteDownMode | null): void;
   /** What the wall has done; all zero when there is none. */
   wallStats(): WallStats;
   /** A clearance cookie value for this IP and User-Agent, as a solver would earn it. */
@@ -106,6 +114,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const catalog = new LiveCatalog(options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize));
   const controls = createCatalogControls(catalog, 0xadd + catalog.series.length);
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
+  let siteDown: SiteDownMode | null = options.siteDown ?? null;
   let sequence = 0;
   let closed = false;
 
@@ -135,8 +144,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = req.method ?? 'GET';
     hits.push({ method, path: pathWithQuery, at: Date.now() });
     const ray = rayId(sequence++);
-    if (wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
-    const plan = planFaults(faults.take(pathWithQuery));
+    const down = siteDown;
+    if (down === null && wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
+    const plan = planFaults(down === null ? faults.take(pathWithQuery) : [SITE_DOWN_FAULTS[down]]);
     await wait(baseLatency + plan.delayMs);
     if (closed || plan.terminal?.kind === 'hang') return;
     let response: SimResponse;
@@ -192,6 +202,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setFaults: (list) => faults.replace(list),
     clearFaults: () => faults.replace([]),
+    setSiteDown: (mode) => {
+      siteDown = mode;
+    },
     setWall: (wallOptions) => {
       wall = wallOptions ? createWall(wallOptions) : null;
     },

@@ -41,7 +41,7 @@ import { soleCrawler } from './crawler/crawlLock.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
 import { createExportRouter } from './http/routes/export.js';
 import { requestOrigin } from './http/requestOrigin.js';
-import { createFileCatalogStore } from './stores/catalog/file.js';
+import { createSqliteCatalogStore } from './stores/catalog/sqlite.js';
 
 export interface AppDeps {
   config: Config;
@@ -91,7 +91,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
   });
 
-  const catalogStore = createFileCatalogStore(config.DATA_DIR, logger);
+  const catalogStore = createSqliteCatalogStore(config.DATA_DIR, logger);
   const catalogIndex = createCatalogIndex({ store: catalogStore, enabled: config.CRAWL_ENABLED, logger });
   const crawler = config.CRAWL_ENABLED
     ? startCrawler({
@@ -144,7 +144,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(createCatalogRouter(catalog, catalogQuota, now));
   const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
   app.use(createFeedsRouter({ feeds, quota: catalogQuota, now }));
-  app.use(createExportRouter({ files: catalogFiles, quota: catalogQuota, origin: requestOrigin }));
+  app.use(createExportRouter({ files: catalogFiles, quota: catalogQuota, origin: (req) => config.PUBLIC_URL ?? requestOrigin(req) }));
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));

@@ -47,8 +47,13 @@ const IDLE_LOOK_MS = 1_000;
 /** Waits after failures grow from the interval (at least a second) up to this. */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
-/** A hash of a whole list card: a card that differs from last time marks its series as changed. */
-export const cardHash = (card: SeriesCard) => createHash('sha1').update(JSON.stringify(card)).digest('base64url').slice(0, 16);
+/**
+ * A hash of what a list card says of its series: a card that says something else than last time
+ * marks its series as changed. Not the poster: the theme picks the image size by the card's place
+ * on the page, so it changes whenever the list moves.
+ */
+export const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
+  createHash('sha1').update(JSON.stringify([title, url, type, status, sub])).digest('base64url').slice(0, 16);
 
 class SkipSeries extends Error {}
 

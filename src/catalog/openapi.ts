@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../config/schema.js';
-import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorTable.js';
+import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import * as reportSchemas from '../reports/schema.js';
 import { endpoints, type AnyEndpoint } from './endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';

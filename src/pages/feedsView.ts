@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { ErrorCode } from '../contract/schemas.js';
-import { catalogErrorCodes, ERROR_CODES } from '../http/errorTable.js';
+import { catalogErrorCodes, ERROR_CODES } from '../contract/errorCodes.js';
 import { FEED_FORMATS, type FeedFormat } from '../feeds/model.js';
 import { feeds } from '../feeds/table.js';
 import { formatDuration } from './duration.js';

@@ -1,6 +1,6 @@
 import { endpoints } from '../catalog/endpoints/index.js';
-import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples/index.js';
-import { fieldDocs, type FieldDoc } from '../catalog/fieldDocs.js';
+import { exampleFor, REPORT_EXAMPLE } from '../openapi/examples/index.js';
+import { fieldDocs, type FieldDoc } from '../openapi/fieldDocs.js';
 import type { ErrorCode } from '../contract/schemas.js';
 import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';

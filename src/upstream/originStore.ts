@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { OriginPool } from './origins.js';
 
 /** The origin this instance adopted (a failover, a move), as it is kept across restarts and told to other instances. */
 export const PersistedOrigin = z.object({
@@ -23,5 +22,11 @@ export interface SharedOrigin {
   /** Tells the other instances of this instance's choice; a failure is counted, never thrown. */
   publish(choice: PersistedOrigin): Promise<void>;
   /** From now on, `pool` follows the choices of the other instances. */
-  follow(pool: OriginPool): void;
+  follow(pool: OriginFollower): void;
+}
+
+/** What takes another instance's choice (the origin pool). */
+export interface OriginFollower {
+  /** Another instance adopted `choice`: use it too (when the configuration knows it) and persist it, without sharing it back. */
+  follow(choice: PersistedOrigin): Promise<void>;
 }

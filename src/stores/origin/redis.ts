@@ -1,6 +1,5 @@
 import type { RedisConnection } from '../../redis/connection.js';
-import { PersistedOrigin, type SharedOrigin } from '../../upstream/originStore.js';
-import type { OriginPool } from '../../upstream/origins.js';
+import { PersistedOrigin, type OriginFollower, type SharedOrigin } from '../../upstream/originStore.js';
 
 // With REDIS_URL, the origin one instance adopts (a failover, a move, a return to an earlier
 // origin) is every instance's: it is stored in Redis and announced on a channel. The others follow
@@ -12,7 +11,7 @@ const CHANNEL = 'upstream:origin';
 
 /** Redis down: the choice stays this instance's, and the stored one is read when Redis is back. */
 export function createRedisOrigin(redis: RedisConnection): SharedOrigin {
-  function followStored(pool: OriginPool, text: string | null): void {
+  function followStored(pool: OriginFollower, text: string | null): void {
     if (text === null) return;
     const choice = PersistedOrigin.safeParse(JSON.parse(text));
     if (choice.success) void pool.follow(choice.data);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
-import { exampleFor, REPORT_EXAMPLE } from '../../../src/catalog/examples/index.js';
+import { exampleFor, REPORT_EXAMPLE } from '../../../src/openapi/examples/index.js';
 import { successEnvelope } from '../../../src/contract/schemas.js';
 import { endpointText } from '../../../src/pages/endpointText.js';
 import { feeds } from '../../../src/feeds/table.js';

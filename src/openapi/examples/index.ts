@@ -1,3 +1,4 @@
+import type { FeedDefinition } from '../../feeds/table.js';
 import type { ReportInput } from '../../reports/schema.js';
 import { browseExamples } from './browse.js';
 import { listExamples } from './lists.js';
@@ -14,8 +15,14 @@ const EXAMPLES: Record<string, EndpointExample> = { ...listExamples, ...seriesEx
 
 export function exampleFor(path: string): EndpointExample {
   const example = EXAMPLES[path];
-  if (!example) throw new Error(`No example for ${path} in src/catalog/examples/`);
+  if (!example) throw new Error(`No example for ${path} in src/openapi/examples/`);
   return example;
+}
+
+/** A feed's example path parameters: its catalog endpoint's example, narrowed to the parameters the feed's path takes. */
+export function feedExample(feed: FeedDefinition): Record<string, string> {
+  const { parameters } = exampleFor(feed.endpoint.path);
+  return Object.fromEntries(Object.keys(feed.params.shape).map((name) => [name, parameters[name]!]));
 }
 
 /** A report as a client sends it to POST /api/reports. */

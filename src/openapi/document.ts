@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import * as reportSchemas from '../reports/schema.js';
-import { endpoints, type AnyEndpoint } from './endpoints/index.js';
+import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';
 import { fieldDocs, type FieldDoc } from './fieldDocs.js';
 import * as contract from '../contract/index.js';

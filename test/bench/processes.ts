@@ -27,10 +27,11 @@ export async function startService(env: Record<string, string>): Promise<Service
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const logFile = join(dir, 'service.log');
-  // The same V8 heap cap as `npm start` and the Docker image.
+  // The same V8 heap cap as `npm start` and the Docker image. No background crawl unless a
+  // section asks for one: its upstream fetches would share the machine with the load measured.
   const child = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', ...env },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', CRAWL_ENABLED: 'false', ...env },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
   });
   let exited = false;

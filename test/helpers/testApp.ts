@@ -46,6 +46,9 @@ export async function startTestStack(
     RATE_LIMIT_MAX: '100000',
     // No browser unless a test asks for one: a challenge then answers 503 at once.
     SOLVER: 'off',
+    // No background crawl unless a test asks for one: its upstream fetches would change every
+    // other test's request counts.
+    CRAWL_ENABLED: 'false',
     ...options.env,
   });
   const app = createApp({ config, logger: options.logger ?? createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe ?? noProbe });

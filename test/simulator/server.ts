@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultSet, planFaults, type Fault, type FaultPlan } from './faults.js';
+import { FaultSet, planFaults, SITE_DOWN_FAULTS, type Fault, type FaultPlan, type SiteDownMode } from './faults.js';
 import type { PageContext } from './pages/context.js';
 import { pathologicalPage } from './pages/pathological.js';
 import { redesign } from './pages/redesign.js';
@@ -15,7 +15,8 @@ import { createWall, type Wall, type WallOptions, type WallStats } from './wall.
  * Cloudflare, with switchable faults. Used by tests, benchmarks and `npm run demo`.
  */
 
-export type { Fault } from './faults.js';
+export type { Fault, SiteDownMode } from './faults.js';
+export { SITE_DOWN_MODES } from './faults.js';
 export type { VariantName } from './variant.js';
 export type { WallOptions, WallStats } from './wall.js';
 
@@ -29,6 +30,8 @@ export interface SimulatorOptions {
   readonly faults?: readonly Fault[];
   /** A Cloudflare-like wall in front of every page: no valid clearance, no page (see wall.ts). */
   readonly wall?: WallOptions;
+  /** The whole site down from the start (see `setSiteDown`). */
+  readonly siteDown?: SiteDownMode;
 }
 
 export interface Hit {
@@ -52,6 +55,11 @@ export interface Simulator {
   clearFaults(): void;
   /** Puts up a fresh wall (new secret, zeroed stats), or takes it down with null. */
   setWall(options: WallOptions | null): void;
+  /**
+   * Takes the whole site down in `mode` for every path and every client, before the wall and the
+   * faults; null brings it back as it was (wall and faults included).
+   */
+  setSiteDown(mode: SiteDownMode | null): void;
   /** What the wall has done; all zero when there is none. */
   wallStats(): WallStats;
   /** A clearance cookie value for this IP and User-Agent, as a solver would earn it. */
@@ -94,6 +102,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   let context: PageContext | null = null;
   const published = new Map<string, number>();
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
+  let siteDown: SiteDownMode | null = options.siteDown ?? null;
   let sequence = 0;
   let closed = false;
 
@@ -123,8 +132,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = req.method ?? 'GET';
     hits.push({ method, path: pathWithQuery, at: Date.now() });
     const ray = rayId(sequence++);
-    if (wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
-    const plan = planFaults(faults.take(pathWithQuery));
+    const down = siteDown;
+    if (down === null && wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
+    const plan = planFaults(down === null ? faults.take(pathWithQuery) : [SITE_DOWN_FAULTS[down]]);
     await wait(baseLatency + plan.delayMs);
     if (closed || plan.terminal?.kind === 'hang') return;
     let response: SimResponse;
@@ -180,6 +190,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setFaults: (list) => faults.replace(list),
     clearFaults: () => faults.replace([]),
+    setSiteDown: (mode) => {
+      siteDown = mode;
+    },
     setWall: (wallOptions) => {
       wall = wallOptions ? createWall(wallOptions) : null;
     },

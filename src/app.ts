@@ -34,7 +34,7 @@ import type { TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
-import { createSharedStores } from './shared/stores.js';
+import { createSharedStores } from './stores/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -59,7 +59,7 @@ export type App = RequestListener & { express: Express; listen(port: number, hos
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
   const shared = createSharedStores({ config, logger, metrics, now });
   const { redis } = shared;
-  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, shared);
+  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   void warmPageParser();
   const catalog = createCatalogService({

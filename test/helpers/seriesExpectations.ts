@@ -1,6 +1,6 @@
 import type { Episode, SeriesDetail } from '../../src/contract/series.js';
 import type { EpisodeItem } from '../simulator/catalog.js';
-import type { Series, Term } from '../simulator/dataset.js';
+import { lastModified, type Series, type Term } from '../simulator/dataset.js';
 import { batchesOf, downloadsOf, episodeSlug, episodesOf, longDate, seriesInfo, serversOf, shortDate, siteDate, siteDatetime, type EpisodeLookup } from '../simulator/episodes.js';
 import { seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
@@ -38,7 +38,7 @@ export function expectedSeries(ctx: PageContext, series: Series): SeriesDetail {
     duration: info.duration,
     episodeCount: info.declaredEpisodes,
     publishedAt: siteDatetime(info.publishedAt),
-    updatedAt: siteDatetime(series.updatedAt),
+    updatedAt: siteDatetime(lastModified(series)),
     genres: series.genres.map(term('/genres/')),
     tags: info.tags.map(term('/tag/')),
     otherInfo: ctx.variant.name === 'classic' ? CLASSIC_EXTRA_ROWS.map(([label, value]) => ({ label, value })) : [],

@@ -1,7 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleFor } from '../../src/catalog/examples/index.js';
+import { exampleFor } from '../../src/openapi/examples/index.js';
 import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
@@ -213,6 +213,7 @@ describe('GET /docs (API reference)', () => {
       '503 UPSTREAM_BLOCKED',
       '503 UPSTREAM_UNAVAILABLE',
       '504 UPSTREAM_TIMEOUT',
+      '503 SERVICE_BUSY',
       '500 INTERNAL_ERROR',
     ]);
     expect(text(search, 'p')).toContain('Segar di cache selama 10 menit.');
@@ -225,10 +226,12 @@ describe('GET /docs (API reference)', () => {
 
   it('has the error table, the rate limit and the cache note', async () => {
     const $ = load((await request(stack.app).get('/docs')).text);
-    expect($('section:has(#kode-error) tbody tr').length).toBe(16);
+    expect($('section:has(#kode-error) tbody tr').length).toBe(18);
     expect(rows($, 'section:has(#kode-error) tbody tr')[0]).toBe(
       '400 INVALID_PARAMETER Parameter query atau isian body kosong atau melanggar aturannya; details menyebut tiap isian dan aturannya',
     );
+    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 SERVICE_BUSY');
+    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 CATALOG_NOT_READY');
     expect(text($, 'section:has(#batas)')).toContain('50 permintaan per 1 jam');
     expect(text($, 'section:has(#cache)')).toContain('X-Cache: STALE');
   });

@@ -1,9 +1,11 @@
-import { EMPTY_GENRE_SLUG, GENRES, SEASONS, SERIES, type Genre, type Series, type Term } from './dataset.js';
+import { EMPTY_GENRE_SLUG, GENRES, lastModified, SEASONS, type Genre, type Series, type Term } from './dataset.js';
+import { DEFAULT_CATALOG, type LiveCatalog } from './liveCatalog.js';
 import { termsOf } from './taxonomies.js';
 
 /**
  * What each simulated page shows. Page builders render these results and tests compute expected
- * values from them, so both always agree on the same dataset.
+ * values from them, so both always agree on the same dataset. Each takes the catalog a simulator
+ * runs on; without one, the default dataset.
  */
 
 export const SLIDER_SIZE = 14;
@@ -109,66 +111,94 @@ function latestEpisodeOf(series: Series): EpisodeItem | null {
 }
 
 export const byNewest = (a: { id: number }, b: { id: number }): number => b.id - a.id;
-export const byUpdate = (a: Series, b: Series): number => b.updatedAt.localeCompare(a.updatedAt) || byNewest(a, b);
+export const byUpdate = (a: Series, b: Series): number => lastModified(b).localeCompare(lastModified(a)) || byNewest(a, b);
 
 /** Every episode post, newest first: three recent episodes of ongoing series, the last one of the others. */
-const LATEST_FEED: readonly EpisodeItem[] = SERIES.flatMap((series): EpisodeItem[] => {
-  const latest = latestEpisodeOf(series);
-  if (latest === null) return [];
-  const episode = latest.episode;
-  if (episode === null || series.status !== 'Ongoing') return [latest];
-  const updated = Date.parse(series.updatedAt);
-  return [0, 1, 2]
-    .filter((back) => episode - back >= 1)
-    .map((back) => episodeItem(series, episode - back, updated - back * WEEK_MS));
-}).sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || byNewest(a.series, b.series));
+function latestFeed(catalog: LiveCatalog): readonly EpisodeItem[] {
+  return catalog.derived('latestFeed', () =>
+    catalog.series
+      .flatMap((series): EpisodeItem[] => {
+        const latest = latestEpisodeOf(series);
+        if (latest === null) return [];
+        const episode = latest.episode;
+        if (episode === null || series.status !== 'Ongoing') return [latest];
+        const updated = Date.parse(series.updatedAt);
+        return [0, 1, 2]
+          .filter((back) => episode - back >= 1)
+          .map((back) => episodeItem(series, episode - back, updated - back * WEEK_MS));
+      })
+      .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || byNewest(a.series, b.series)),
+  );
+}
 
-export function homeSlider(): Series[] {
-  return SERIES.filter((series) => series.hot && series.banner !== null)
-    .sort((a, b) => b.popularity - a.popularity)
-    .slice(0, SLIDER_SIZE);
+const TITLE_COLLATOR = new Intl.Collator('en');
+/** The titles' A–Z order (one shared collator: the order of `localeCompare(…, 'en')`, without building one per comparison). */
+export const byTitle = (a: Series, b: Series): number => TITLE_COLLATOR.compare(a.title, b.title);
+
+export function homeSlider(catalog: LiveCatalog = DEFAULT_CATALOG): Series[] {
+  return [
+    ...catalog.derived('homeSlider', () =>
+      catalog.series
+        .filter((series) => series.hot && series.banner !== null)
+        .sort((a, b) => b.popularity - a.popularity)
+        .slice(0, SLIDER_SIZE),
+    ),
+  ];
 }
 
 /** Home "Popular Today": episode cards of the five series most watched today. */
-export function popularToday(): EpisodeItem[] {
-  return SERIES.filter((series) => series.status !== 'Upcoming')
-    .sort((a, b) => b.views.today - a.views.today)
-    .slice(0, POPULAR_TODAY_SIZE)
-    .flatMap((series) => latestEpisodeOf(series) ?? []);
+export function popularToday(catalog: LiveCatalog = DEFAULT_CATALOG): EpisodeItem[] {
+  return [
+    ...catalog.derived('popularToday', () =>
+      catalog.series
+        .filter((series) => series.status !== 'Upcoming')
+        .sort((a, b) => b.views.today - a.views.today)
+        .slice(0, POPULAR_TODAY_SIZE)
+        .flatMap((series) => latestEpisodeOf(series) ?? []),
+    ),
+  ];
 }
 
-export function latestReleases(page: number): Page<EpisodeItem> {
-  return paginate(LATEST_FEED, page, HOME_LATEST_PER_PAGE);
+export function latestReleases(page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<EpisodeItem> {
+  return paginate(latestFeed(catalog), page, HOME_LATEST_PER_PAGE);
 }
 
-export function homeTotalPages(): number {
-  return Math.ceil(LATEST_FEED.length / HOME_LATEST_PER_PAGE);
+export function homeTotalPages(catalog: LiveCatalog = DEFAULT_CATALOG): number {
+  return Math.ceil(latestFeed(catalog).length / HOME_LATEST_PER_PAGE);
 }
 
-export function recommendations(): RecommendationTab[] {
-  return RECOMMENDATION_GENRES.slice(0, RECOMMENDATION_TAB_COUNT).map((slug) => {
-    const genre = GENRES.find((candidate) => candidate.slug === slug);
-    if (genre === undefined) throw new Error(`unknown recommendation genre ${slug}`);
-    const items = SERIES.filter((series) => series.genres.includes(genre))
-      .sort((a, b) => b.popularity - a.popularity)
-      .slice(0, RECOMMENDATION_TAB_SIZE);
-    return { genre, items };
-  });
+export function recommendations(catalog: LiveCatalog = DEFAULT_CATALOG): RecommendationTab[] {
+  const tabs = catalog.derived('recommendations', () =>
+    RECOMMENDATION_GENRES.slice(0, RECOMMENDATION_TAB_COUNT).map((slug) => {
+      const genre = GENRES.find((candidate) => candidate.slug === slug);
+      if (genre === undefined) throw new Error(`unknown recommendation genre ${slug}`);
+      const items = catalog.series
+        .filter((series) => series.genres.includes(genre))
+        .sort((a, b) => b.popularity - a.popularity)
+        .slice(0, RECOMMENDATION_TAB_SIZE);
+      return { genre, items };
+    }),
+  );
+  return [...tabs];
 }
 
 /** WordPress search restricted to series titles: case-insensitive substring, newest post first. */
-export function search(query: string, page: number): Page<Series> {
+export function search(query: string, page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
   const needle = query.trim().toLowerCase();
-  return paginate(SERIES.filter((series) => series.title.toLowerCase().includes(needle)).sort(byNewest), page, SEARCH_PER_PAGE);
+  return paginate(catalog.series.filter((series) => series.title.toLowerCase().includes(needle)).sort(byNewest), page, SEARCH_PER_PAGE);
 }
 
-export function ongoing(page: number): Page<Series> {
-  return paginate(SERIES.filter((series) => series.status === 'Ongoing').sort(byUpdate), page, LIST_PER_PAGE);
+function ongoingByUpdate(catalog: LiveCatalog): readonly Series[] {
+  return catalog.derived('ongoing', () => catalog.series.filter((series) => series.status === 'Ongoing').sort(byUpdate));
+}
+
+export function ongoing(page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
+  return paginate(ongoingByUpdate(catalog), page, LIST_PER_PAGE);
 }
 
 const LIST_ORDERS: Record<string, (a: Series, b: Series) => number> = {
-  title: (a, b) => a.title.localeCompare(b.title, 'en'),
-  titlereverse: (a, b) => b.title.localeCompare(a.title, 'en'),
+  title: byTitle,
+  titlereverse: (a, b) => byTitle(b, a),
   update: byUpdate,
   latest: byNewest,
   popular: (a, b) => b.popularity - a.popularity,
@@ -176,7 +206,7 @@ const LIST_ORDERS: Record<string, (a: Series, b: Series) => number> = {
 };
 
 /** The filterable series list. Matching is case-insensitive (the theme's own link says `type=Movie`); unknown orders fall back to the default, newest post first. */
-export function seriesList(filter: ListFilter, page: number): Page<Series> {
+export function seriesList(filter: ListFilter, page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
   const wanted = (value: string | undefined): string => (value ?? '').trim().toLowerCase();
   const status = wanted(filter.status);
   const type = wanted(filter.type);
@@ -184,33 +214,38 @@ export function seriesList(filter: ListFilter, page: number): Page<Series> {
   const order = LIST_ORDERS[wanted(filter.order)] ?? byNewest;
   const anyOf = (wantedSlugs: readonly string[] | undefined, slugs: readonly string[]): boolean =>
     (wantedSlugs ?? []).length === 0 || slugs.some((slug) => wantedSlugs?.includes(slug));
-  const matches = SERIES.filter(
-    (series) =>
-      (status === '' || series.status.toLowerCase() === status) &&
-      (type === '' || (series.type ?? '').toLowerCase() === type) &&
-      (sub === '' || (series.sub ?? '').toLowerCase() === sub) &&
-      anyOf(filter.genre, series.genres.map((genre) => genre.slug)) &&
-      anyOf(filter.season, [termsOf(series).season.slug]) &&
-      anyOf(filter.studio, [termsOf(series).studio.slug]),
+  const key = JSON.stringify(['seriesList', status, type, sub, wanted(filter.order), filter.genre ?? [], filter.season ?? [], filter.studio ?? []]);
+  const matches = catalog.derived(key, () =>
+    catalog.series
+      .filter(
+        (series) =>
+          (status === '' || series.status.toLowerCase() === status) &&
+          (type === '' || (series.type ?? '').toLowerCase() === type) &&
+          (sub === '' || (series.sub ?? '').toLowerCase() === sub) &&
+          anyOf(filter.genre, series.genres.map((genre) => genre.slug)) &&
+          anyOf(filter.season, [termsOf(series).season.slug]) &&
+          anyOf(filter.studio, [termsOf(series).studio.slug]),
+      )
+      .sort(order),
   );
-  return paginate([...matches].sort(order), page, LIST_PER_PAGE);
+  return paginate(matches, page, LIST_PER_PAGE);
 }
 
 /** `/seri/?order=popular&page=N` */
-export function popular(page: number): Page<Series> {
-  return seriesList({ order: 'popular' }, page);
+export function popular(page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
+  return seriesList({ order: 'popular' }, page, catalog);
 }
 
 /** `/seri/?type=movie&order=update&page=N` */
-export function movies(page: number): Page<Series> {
-  return seriesList({ type: 'movie', order: 'update' }, page);
+export function movies(page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
+  return seriesList({ type: 'movie', order: 'update' }, page, catalog);
 }
 
 /** Sidebar "Popular Series" tab; each range has its own order. */
-export function ranking(range: RankingRange): Series[] {
+export function ranking(range: RankingRange, catalog: LiveCatalog = DEFAULT_CATALOG): Series[] {
   const score = (series: Series): number =>
     range === 'weekly' ? series.views.weekly : range === 'monthly' ? series.views.monthly : series.popularity;
-  return [...SERIES].sort((a, b) => score(b) - score(a)).slice(0, RANKING_SIZE);
+  return [...catalog.derived(`ranking:${range}`, () => [...catalog.series].sort((a, b) => score(b) - score(a)).slice(0, RANKING_SIZE))];
 }
 
 /** Widget date text: the real widget mixes "Apr 4, 2026" and "Dec 02, 2024"; unannounced movies say "TBA". */
@@ -222,11 +257,16 @@ function movieDateText(releaseDate: string | null, slot: number): string {
 }
 
 /** Sidebar "NEW MOVIE": the five most recently posted movies (by post id, not by update). */
-export function newMovies(): NewMovieEntry[] {
-  return SERIES.filter((series) => series.type === 'Movie')
-    .sort(byNewest)
-    .slice(0, NEW_MOVIE_SIZE)
-    .map((series, slot) => ({ series, dateText: movieDateText(series.releaseDate, slot) }));
+export function newMovies(catalog: LiveCatalog = DEFAULT_CATALOG): NewMovieEntry[] {
+  return [
+    ...catalog.derived('newMovies', () =>
+      catalog.series
+        .filter((series) => series.type === 'Movie')
+        .sort(byNewest)
+        .slice(0, NEW_MOVIE_SIZE)
+        .map((series, slot) => ({ series, dateText: movieDateText(series.releaseDate, slot) })),
+    ),
+  ];
 }
 
 /** Sidebar "Genres" widget: every genre that has a series (WordPress hides empty terms). */
@@ -240,9 +280,8 @@ export function quickFilterGenres(): Genre[] {
 }
 
 /** Sidebar "Ongoing Series": latest episode of the most recently updated ongoing series. */
-export function ongoingSidebar(): EpisodeItem[] {
-  return SERIES.filter((series) => series.status === 'Ongoing')
-    .sort(byUpdate)
+export function ongoingSidebar(catalog: LiveCatalog = DEFAULT_CATALOG): EpisodeItem[] {
+  return ongoingByUpdate(catalog)
     .slice(0, ONGOING_WIDGET_SIZE)
     .flatMap((series) => latestEpisodeOf(series) ?? []);
 }

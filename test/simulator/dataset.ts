@@ -44,11 +44,18 @@ export interface Series {
   /** All-time views: order of `order=popular` and of the all-time ranking. */
   readonly popularity: number;
   readonly views: { readonly today: number; readonly weekly: number; readonly monthly: number };
-  /** ISO timestamp of the last update (latest episode, or the post itself). */
+  /** ISO timestamp of the last update (latest episode, or the post itself); episode dates count back from it, a week apart. */
   readonly updatedAt: string;
+  /** When the post was edited after its latest episode (a live edit or a new episode): the update order and `dateModified` follow it. */
+  readonly modifiedAt?: string;
   /** Movies only (ISO date); null = not announced ("TBA"). */
   readonly releaseDate: string | null;
   readonly hot: boolean;
+}
+
+/** When the series post last changed: what the update-ordered list sorts by and the page's `dateModified`. */
+export function lastModified(series: Series): string {
+  return series.modifiedAt ?? series.updatedAt;
 }
 
 /** The site's "now" (2026-04-25 10:00 WIB). */
@@ -116,7 +123,7 @@ const ADJECTIVES = ['Martial', 'Eternal', 'Divine', 'Supreme', 'Immortal', 'Heav
 const NOUNS = ['Peak', 'Sovereign', 'Emperor', 'Master', 'Realm', 'Sword', 'Dao', 'Throne', 'Legend', 'Monarch', 'Path', 'Chronicle', 'Alchemist', 'Lord', 'Blade', 'Dragon'];
 const EPIC_LEADS = ['Legend of the', 'Return of the', 'Song of the', 'Rise of the', 'Tales of the'];
 const EPIC_SUBJECTS = ['Azure Dragon', 'Nine Heavens', 'Sword Saint', 'Crimson Lotus', 'Star Sea', 'Spirit Sea', 'Thunder God', 'Eternal Night', 'Divine Tomb', 'Black Turtle', 'Silver Phoenix', 'Burning Sky'];
-const MOVIE_SUBTITLES = ['The Last Oath', 'Blood of the Moon', 'The Sealed City', 'Heart of Flames', 'Dawn Breaker', 'The Frozen Gate'];
+export const MOVIE_SUBTITLES = ['The Last Oath', 'Blood of the Moon', 'The Sealed City', 'Heart of Flames', 'Dawn Breaker', 'The Frozen Gate'];
 
 function baseTitle(random: Random): string {
   if (random.chance(0.3)) return `${random.pick(EPIC_LEADS)} ${random.pick(EPIC_SUBJECTS)}`;
@@ -140,6 +147,10 @@ const HEROES = ['Lin Feng', 'Xiao Yan', 'Wang Lin', 'Han Li', 'Ye Chen', 'Su Min
 const ROLES = ['a disciple cast out of his sect', 'the last heir of a fallen clan', 'a village boy with broken meridians', 'a swordsman who lost everything', 'an alchemist’s apprentice'];
 const GOALS = ['climbs the path of cultivation to avenge his master', 'must protect the Nine Provinces from a returning demon lord', 'searches for the truth behind his father’s death', 'challenges heaven itself & the sects that rule it'];
 
+export function synopsisOf(random: Random, title: string): string {
+  return `${title} follows ${random.pick(HEROES)}, ${random.pick(ROLES)}, who ${random.pick(GOALS)}.`;
+}
+
 interface Draft {
   title: string;
   altTitles: string[];
@@ -152,7 +163,7 @@ interface Draft {
 }
 
 // Series whose oddities tests rely on: entities, ALL CAPS, CJK, 1- and 3-digit episodes, no sub. The first
-// is the API reference's example series (src/catalog/examples), so the code samples of /docs work here too.
+// is the API reference's example series (src/openapi/examples), so the code samples of /docs work here too.
 const PINNED: readonly Draft[] = [
   { title: 'Renegade Immortal', altTitles: ['Xian Ni Lu', '仙逆之路'], type: 'Donghua', status: 'Ongoing', sub: 'Sub', latestEpisode: 124, daysAgo: 1, hot: true },
   { title: 'The Emperor’s Tomb', altTitles: ['Di Wang Mu'], type: 'Donghua', status: 'Completed', sub: 'Sub', latestEpisode: 52, daysAgo: 40, hot: false },
@@ -205,7 +216,8 @@ function movieDrafts(random: Random, taken: Set<string>): Draft[] {
   }));
 }
 
-function uploadName(title: string): string {
+/** The poster's file name WordPress derives from the uploaded title. */
+export function uploadName(title: string): string {
   return title
     .replace(/[’'&:]/g, '')
     .split(/\s+/)
@@ -252,7 +264,7 @@ function buildSeries(random: Random, genres: readonly Genre[]): Series[] {
       latestEpisode: draft.latestEpisode,
       poster: `${dir}/${name}.${random.chance(0.25) ? 'jpg' : 'webp'}`,
       banner: hasBanner ? `${dir}/${name}-Banner.webp` : null,
-      synopsis: `${draft.title} follows ${random.pick(HEROES)}, ${random.pick(ROLES)}, who ${random.pick(GOALS)}.`,
+      synopsis: synopsisOf(random, draft.title),
       genres: [...own].sort((a, b) => a.name.localeCompare(b.name, 'en')),
       rating: draft.status === 'Upcoming' || random.chance(0.07) ? null : random.int(650, 980) / 100,
       popularity: random.int(20_000, 3_000_000),

@@ -1,5 +1,6 @@
 import { episodePath, episodeTitle, padEpisode, type EpisodeItem } from './catalog.js';
-import { SEASONS, SERIES, STUDIOS, type Series, type Term } from './dataset.js';
+import { SEASONS, STUDIOS, type Series, type Term } from './dataset.js';
+import { DEFAULT_CATALOG, type LiveCatalog } from './liveCatalog.js';
 import { createRandom } from './random.js';
 
 /**
@@ -106,22 +107,28 @@ export function episodeSlug(item: EpisodeItem): string {
   return item.path.split('/').filter(Boolean).at(-1) ?? '';
 }
 
-let bySlug: Map<string, EpisodeLookup> | null = null;
+const EPISODE_SLUG = /^(.+)-episode-(\d{2,})(?:-tamat)?-subtitle-indonesia$/;
+const MOVIE_SLUG = /^(.+)-subtitle-indonesia$/;
 
-/** The episode posted under `slug`, or null (the site's 404). */
-export function findEpisode(slug: string): EpisodeLookup | null {
-  if (bySlug === null) {
-    bySlug = new Map();
-    for (const series of SERIES) {
-      const list = episodesOf(series);
-      list.forEach((item, index) => bySlug?.set(episodeSlug(item), { item, list, index }));
-    }
-  }
-  return bySlug.get(slug) ?? null;
+/**
+ * The episode posted under `slug`, or null (the site's 404). The slug names its series and number,
+ * so one series' list is built per lookup, not an index of every episode of the catalog.
+ */
+export function findEpisode(slug: string, catalog: LiveCatalog = DEFAULT_CATALOG): EpisodeLookup | null {
+  const numbered = EPISODE_SLUG.exec(slug);
+  const [, seriesSlug = ''] = numbered ?? MOVIE_SLUG.exec(slug) ?? [];
+  const series = catalog.find(seriesSlug);
+  if (series === null) return null;
+  const list = episodesOf(series);
+  const latest = series.latestEpisode;
+  const index = numbered === null || latest === null ? 0 : latest - Number(numbered[2]);
+  const item = list[index];
+  // Only the exact slug the site posted exists (`-tamat-` on the finale only, two-digit padding).
+  return item !== undefined && episodeSlug(item) === slug ? { item, list, index } : null;
 }
 
-export function findSeries(slug: string): Series | null {
-  return SERIES.find((series) => series.slug === slug) ?? null;
+export function findSeries(slug: string, catalog: LiveCatalog = DEFAULT_CATALOG): Series | null {
+  return catalog.find(slug);
 }
 
 function embedId(item: EpisodeItem, salt: number): string {

@@ -40,6 +40,23 @@ export type Fault = FaultScope &
     | { readonly kind: 'not-text' }
   );
 
+/**
+ * The whole site down at once, whatever the path and whoever asks: every page answers 503, every
+ * client meets the challenge wall (a clearance does not help), no page ever answers, or every page
+ * comes in a layout no theme selector matches.
+ */
+export type SiteDownMode = 'unavailable' | 'challenge' | 'timeout' | 'layout-change';
+
+export const SITE_DOWN_MODES: readonly SiteDownMode[] = ['unavailable', 'challenge', 'timeout', 'layout-change'];
+
+/** The fault every request meets while the site is down in `mode`. */
+export const SITE_DOWN_FAULTS: Record<SiteDownMode, Fault> = {
+  unavailable: { kind: 'status', status: 503 },
+  challenge: { kind: 'challenge' },
+  timeout: { kind: 'hang' },
+  'layout-change': { kind: 'layout-change' },
+};
+
 const TERMINAL_KINDS = ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
 
 export type TerminalFault = Extract<Fault, { kind: (typeof TERMINAL_KINDS)[number] }>;

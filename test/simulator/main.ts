@@ -4,7 +4,7 @@ import type { VariantName } from './variant.js';
 
 /**
  * Standalone simulator for people and benchmarks:
- *   npx tsx test/simulator/main.ts [--port 4000] [--host 127.0.0.1] [--variant classic] [--latency 300]
+ *   npx tsx test/simulator/main.ts [--port 4000] [--host 127.0.0.1] [--variant classic] [--latency 300] [--catalog-size 1500]
  */
 
 const { values } = parseArgs({
@@ -13,6 +13,7 @@ const { values } = parseArgs({
     host: { type: 'string', default: '127.0.0.1' },
     variant: { type: 'string', default: 'cafe' },
     latency: { type: 'string', default: '0' },
+    'catalog-size': { type: 'string' },
   },
 });
 
@@ -27,8 +28,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-
 if (!Number.isFinite(latencyMs) || latencyMs < 0) fail(`--latency must be a number of ms >= 0, got ${values.latency}`);
 if (values.variant !== 'cafe' && values.variant !== 'classic') fail(`--variant must be cafe or classic, got ${values.variant}`);
 const variant: VariantName = values.variant;
+const catalogSize = values['catalog-size'] === undefined ? undefined : Number(values['catalog-size']);
+if (catalogSize !== undefined && !(Number.isInteger(catalogSize) && catalogSize >= 96)) fail(`--catalog-size must be a whole number >= 96, got ${values['catalog-size']}`);
 
-const simulator = await startSimulator({ host: values.host, port, variant, latencyMs });
+const simulator = await startSimulator({ host: values.host, port, variant, latencyMs, ...(catalogSize === undefined ? {} : { catalogSize }) });
 console.log(simulator.origin);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

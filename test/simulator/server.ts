@@ -1,6 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultSet, planFaults, type Fault, type FaultPlan } from './faults.js';
+import { createCatalogControls, type CatalogControls } from './catalogControls.js';
+import { SERIES } from './dataset.js';
+import { FaultSet, planFaults, SITE_DOWN_FAULTS, type Fault, type FaultPlan, type SiteDownMode } from './faults.js';
+import { catalogSeries } from './largeCatalog.js';
+import { LiveCatalog } from './liveCatalog.js';
 import type { PageContext } from './pages/context.js';
 import { withNotText } from './pages/notText.js';
 import { pathologicalPage } from './pages/pathological.js';
@@ -16,7 +20,10 @@ import { createWall, type Wall, type WallOptions, type WallStats } from './wall.
  * Cloudflare, with switchable faults. Used by tests, benchmarks and `npm run demo`.
  */
 
-export type { Fault } from './faults.js';
+export type { CatalogControls, SeriesChanges } from './catalogControls.js';
+export type { Fault, SiteDownMode } from './faults.js';
+export { SITE_DOWN_MODES } from './faults.js';
+export type { LiveCatalog } from './liveCatalog.js';
 export type { VariantName } from './variant.js';
 export type { WallOptions, WallStats } from './wall.js';
 
@@ -30,6 +37,13 @@ export interface SimulatorOptions {
   readonly faults?: readonly Fault[];
   /** A Cloudflare-like wall in front of every page: no valid clearance, no page (see wall.ts). */
   readonly wall?: WallOptions;
+  /**
+   * How many series the site lists: the default dataset (96) when absent; more (the real site has
+   * about 1,500) adds generated series with Chinese, pinyin, English and Indonesian names.
+   */
+  readonly catalogSize?: number;
+  /** The whole site down from the start (see `setSiteDown`). */
+  readonly siteDown?: SiteDownMode;
 }
 
 export interface Hit {
@@ -39,7 +53,7 @@ export interface Hit {
   readonly at: number;
 }
 
-export interface Simulator {
+export interface Simulator extends CatalogControls {
   /** e.g. `http://127.0.0.1:43123` */
   readonly origin: string;
   readonly variant: VariantName;
@@ -53,12 +67,17 @@ export interface Simulator {
   clearFaults(): void;
   /** Puts up a fresh wall (new secret, zeroed stats), or takes it down with null. */
   setWall(options: WallOptions | null): void;
+  /**
+   * Takes the whole site down in `mode` for every path and every client, before the wall and the
+   * faults; null brings it back as it was (wall and faults included).
+   */
+  setSiteDown(mode: SiteDownMode | null): void;
   /** What the wall has done; all zero when there is none. */
   wallStats(): WallStats;
   /** A clearance cookie value for this IP and User-Agent, as a solver would earn it. */
   mintClearance(ip: string, userAgent: string): string;
-  /** The series page of `seriesSlug` lists one more episode, a week after its latest (only that page changes). */
-  publishEpisode(seriesSlug: string): void;
+  /** The series the site lists now, changed by the controls; pass it to catalog.ts / listings.ts helpers for expectations. */
+  readonly catalog: LiveCatalog;
   /** Stops listening and destroys open connections, including hung ones. */
   close(): Promise<void>;
 }
@@ -93,8 +112,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
-  const published = new Map<string, number>();
+  const catalog = new LiveCatalog(options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize));
+  const controls = createCatalogControls(catalog, 0xadd + catalog.series.length);
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
+  let siteDown: SiteDownMode | null = options.siteDown ?? null;
   let sequence = 0;
   let closed = false;
 
@@ -125,8 +146,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const method = req.method ?? 'GET';
     hits.push({ method, path: pathWithQuery, at: Date.now() });
     const ray = rayId(sequence++);
-    if (wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
-    const plan = planFaults(faults.take(pathWithQuery));
+    const down = siteDown;
+    if (down === null && wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
+    const plan = planFaults(down === null ? faults.take(pathWithQuery) : [SITE_DOWN_FAULTS[down]]);
     await wait(baseLatency + plan.delayMs);
     if (closed || plan.terminal?.kind === 'hang') return;
     let response: SimResponse;
@@ -170,7 +192,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   });
   const origin = originOf(server.address() as AddressInfo);
-  context = { origin, host: new URL(origin).host, variant: VARIANTS[variantName], published };
+  context = { origin, host: new URL(origin).host, variant: VARIANTS[variantName], catalog };
 
   return {
     origin,
@@ -182,6 +204,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     setFaults: (list) => faults.replace(list),
     clearFaults: () => faults.replace([]),
+    setSiteDown: (mode) => {
+      siteDown = mode;
+    },
     setWall: (wallOptions) => {
       wall = wallOptions ? createWall(wallOptions) : null;
     },
@@ -190,9 +215,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (wall === null) throw new Error('mintClearance needs a wall');
       return wall.mintClearance(ip, userAgent);
     },
-    publishEpisode: (seriesSlug) => {
-      published.set(seriesSlug, (published.get(seriesSlug) ?? 0) + 1);
-    },
+    catalog,
+    ...controls,
     close: async () => {
       if (closed) return;
       closed = true;

@@ -1,4 +1,5 @@
 import { SEASONS, SERIES, SITE_NOW, STUDIOS, type Series, type Term } from './dataset.js';
+import { DEFAULT_CATALOG, type LiveCatalog } from './liveCatalog.js';
 
 /**
  * The terms a series has beyond its genres (studio, network, country, season) and its slot in the
@@ -7,7 +8,7 @@ import { SEASONS, SERIES, SITE_NOW, STUDIOS, type Series, type Term } from './da
 
 export type Taxonomy = 'genres' | 'studio' | 'network' | 'country' | 'season';
 
-/** The API reference's example studio (src/catalog/examples), so its code samples work here too; not in the quick filter. */
+/** The API reference's example studio (src/openapi/examples), so its code samples work here too; not in the quick filter. */
 const EXAMPLE_STUDIO: Term = { name: 'BUILD DREAM', slug: 'build-dream' };
 
 /** Studios that have series: a few of the quick filter's, so their pages run over several pages, the example studio, and one UTF-8 slug. */
@@ -46,26 +47,23 @@ export interface SeriesTerms {
   readonly season: Term;
 }
 
-const TERMS = new Map<Series, SeriesTerms>(
-  SERIES.map((series, index) => [
-    series,
-    {
-      studio: termAt(SERIES_STUDIOS, index),
-      network: termAt(NETWORKS, index),
-      country: series.type === 'Live Action' ? (COUNTRIES[1] as Term) : (COUNTRIES[0] as Term),
-      season: seasonOf(series),
-    },
-  ]),
-);
+/** The default dataset's series take their studio and network by their place in it; other series by their post id. */
+const DEFAULT_PLACE = new Map<string, number>(SERIES.map((series, index) => [series.slug, index]));
 
 export function termsOf(series: Series): SeriesTerms {
-  return TERMS.get(series) as SeriesTerms;
+  const place = DEFAULT_PLACE.get(series.slug) ?? series.id;
+  return {
+    studio: termAt(SERIES_STUDIOS, place),
+    network: termAt(NETWORKS, place),
+    country: series.type === 'Live Action' ? (COUNTRIES[1] as Term) : (COUNTRIES[0] as Term),
+    season: seasonOf(series),
+  };
 }
 
-/** The series of one term of a taxonomy other than genres, in dataset order. */
-export function seriesWithTerm(taxonomy: Exclude<Taxonomy, 'genres'>, slug: string): Series[] {
+/** The series of one term of a taxonomy other than genres, in catalog order. */
+export function seriesWithTerm(taxonomy: Exclude<Taxonomy, 'genres'>, slug: string, catalog: LiveCatalog = DEFAULT_CATALOG): Series[] {
   const key = ({ studio: 'studio', network: 'network', country: 'country', season: 'season' } as const)[taxonomy];
-  return SERIES.filter((series) => termsOf(series)[key].slug === slug);
+  return catalog.series.filter((series) => termsOf(series)[key].slug === slug);
 }
 
 /** Every term of a taxonomy other than genres that the site knows (an unknown slug is a 404). */
@@ -99,12 +97,12 @@ export interface ScheduleEntry {
 }
 
 /** Ongoing series air once a week, on a weekday and at a time fixed by their post id. */
-export function schedule(): ScheduleEntry[] {
+export function schedule(catalog: LiveCatalog = DEFAULT_CATALOG): ScheduleEntry[] {
   const now = Date.parse(SITE_NOW);
   // Monday 00:00 WIB of the site's current week.
   const local = now + WIB_MS;
   const weekStart = local - (((new Date(local).getUTCDay() + 6) % 7) * DAY_MS + (local % DAY_MS)) - WIB_MS;
-  return SERIES.filter((series) => series.status === 'Ongoing').map((series, index) => {
+  return catalog.series.filter((series) => series.status === 'Ongoing').map((series, index) => {
     const dayIndex = series.id % 7;
     const minutes = 8 * 60 + ((series.id * 37) % (14 * 60));
     let slot = weekStart + dayIndex * DAY_MS + minutes * 60_000;

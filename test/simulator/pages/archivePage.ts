@@ -3,7 +3,7 @@ import { SITE_NAME, type Series, type Term } from '../dataset.js';
 import type { Taxonomy } from '../taxonomies.js';
 import { inlineAd } from './ads.js';
 import { seriesCard } from './card.js';
-import type { PageContext } from './context.js';
+import { catalogOf, type PageContext } from './context.js';
 import { text } from './html.js';
 import { layout } from './layout.js';
 import { paginateLinks } from './pagination.js';
@@ -46,7 +46,7 @@ export function archiveUrl(ctx: PageContext, base: string, page: number, query =
 }
 
 export function completedPage(ctx: PageContext, page: number): string {
-  const results = completed(page);
+  const results = completed(page, catalogOf(ctx));
   return archivePage(ctx, {
     heading: 'Completed',
     ...results,
@@ -62,7 +62,7 @@ export function termPath(taxonomy: Taxonomy, term: Term): string {
 }
 
 export function termPage(ctx: PageContext, taxonomy: Exclude<Taxonomy, 'season'>, term: Term, page: number): string {
-  const results = termListing(taxonomy, term.slug, page);
+  const results = termListing(taxonomy, term.slug, page, catalogOf(ctx));
   return archivePage(ctx, {
     // Older installs print the taxonomy before the name; parsers strip it.
     heading: ctx.variant.name === 'classic' && taxonomy === 'genres' ? `Genre: ${term.name}` : term.name,
@@ -76,7 +76,7 @@ export function termPage(ctx: PageContext, taxonomy: Exclude<Taxonomy, 'season'>
 const AZ_GROUPS = ['.', '0-9', ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'];
 
 export function azListPage(ctx: PageContext, letter: string | null, page: number): string {
-  const results = azList(letter, page);
+  const results = azList(letter, page, catalogOf(ctx));
   const query = letter === null ? '' : `?show=${encodeURIComponent(letter)}`;
   const letters = AZ_GROUPS.map(
     (group) => `<li><a href="${ctx.origin}/az-lists/?show=${encodeURIComponent(group)}"${group === letter ? ' class="current"' : ''}>${group === '.' ? '#' : group}</a></li>`,

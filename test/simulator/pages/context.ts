@@ -1,4 +1,5 @@
 import type { Genre, Series } from '../dataset.js';
+import { DEFAULT_CATALOG, type LiveCatalog } from '../liveCatalog.js';
 import type { Variant } from '../variant.js';
 
 /** What every page builder needs: the site's own origin (WordPress prints absolute URLs) and the install variant. */
@@ -8,8 +9,12 @@ export interface PageContext {
   /** `host:port`, as Jetpack Photon URLs embed it. */
   readonly host: string;
   readonly variant: Variant;
-  /** Episodes published since the dataset was made, per series slug (`publishEpisode`). */
-  readonly published?: ReadonlyMap<string, number>;
+  /** The series the site lists now; the default dataset when absent. */
+  readonly catalog?: LiveCatalog;
+}
+
+export function catalogOf(ctx: PageContext): LiveCatalog {
+  return ctx.catalog ?? DEFAULT_CATALOG;
 }
 
 export function absolute(ctx: PageContext, path: string): string {

@@ -2,7 +2,7 @@ import { padEpisode, recommendations, type EpisodeItem } from '../catalog.js';
 import { SITE_NAME } from '../dataset.js';
 import { downloadsOf, longDate, serversOf, siteDate, siteDatetime, type EpisodeLookup } from '../episodes.js';
 import { seriesCard } from './card.js';
-import { absolute, seriesUrl, type PageContext } from './context.js';
+import { absolute, catalogOf, seriesUrl, type PageContext } from './context.js';
 import { breadcrumb, downloadBlocks, infoRow, termLink } from './detailParts.js';
 import { text } from './html.js';
 import { posterImg } from './images.js';
@@ -96,7 +96,7 @@ ${downloadBlocks(downloadsOf(item))}
 <div class="desc mindes">${text(series.synopsis)}<span class="colap"><a href="${allEpisodes}">more</a></span></div></div></div>
 </div>
 <div class="bixbox"><div class="releases"><h3>Recommended Series</h3></div><div class="listupd">
-${(recommendations()[0]?.items ?? []).slice(0, 5).map((other, position) => seriesCard(ctx, other, position)).join('\n')}
+${(recommendations(catalogOf(ctx))[0]?.items ?? []).slice(0, 5).map((other, position) => seriesCard(ctx, other, position)).join('\n')}
 </div></div>
 <meta itemprop="author" content="admin"><meta itemprop="datePublished" content="${siteDatetime(item.publishedAt)}"><meta itemprop="dateModified" content="${siteDatetime(item.publishedAt)}">
 </article>`;

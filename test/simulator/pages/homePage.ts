@@ -2,7 +2,7 @@ import { homeSlider, homeTotalPages, latestReleases, popularToday, recommendatio
 import { SITE_NAME } from '../dataset.js';
 import { inlineAd } from './ads.js';
 import { episodeCard, seriesCard } from './card.js';
-import { absolute, seriesUrl, type PageContext } from './context.js';
+import { absolute, catalogOf, seriesUrl, type PageContext } from './context.js';
 import { attr, text } from './html.js';
 import { layout } from './layout.js';
 import { hpage } from './pagination.js';
@@ -14,7 +14,7 @@ export function homePageUrl(ctx: PageContext, page: number): string {
 }
 
 function slider(ctx: PageContext): string {
-  const slides = homeSlider().map(
+  const slides = homeSlider(catalogOf(ctx)).map(
     (series) => `<div class="swiper-slide item">
 <div class="backdrop" style="background-image:url('${ctx.origin}${series.banner ?? series.poster}')"></div>
 <div class="info">
@@ -41,7 +41,7 @@ function heading(ctx: PageContext, label: string): string {
 
 function popularTodaySection(ctx: PageContext): string {
   const { listClass, innerClass } = ctx.variant.popularTodayList;
-  const cards = popularToday().map((item, index) => episodeCard(ctx, item, index));
+  const cards = popularToday(catalogOf(ctx)).map((item, index) => episodeCard(ctx, item, index));
   return `<div class="bixbox bbnofrm">
 <div class="releases hothome">${heading(ctx, ctx.variant.headings.popularToday)}</div>
 <div class="listupd ${listClass}">
@@ -53,10 +53,10 @@ ${cards.join('\n')}
 }
 
 function latestSection(ctx: PageContext, page: number): string {
-  const latest = latestReleases(page);
+  const latest = latestReleases(page, catalogOf(ctx));
   const cards = latest.items.map((item, index) => episodeCard(ctx, item, index));
   const previous = page > 1 ? homePageUrl(ctx, page - 1) : null;
-  const next = page < homeTotalPages() ? homePageUrl(ctx, page + 1) : null;
+  const next = page < homeTotalPages(catalogOf(ctx)) ? homePageUrl(ctx, page + 1) : null;
   // The theme hard-codes /anime/ in View All, whatever the install's series path.
   const viewAll = absolute(ctx, '/anime/?status=&#038;type=&#038;order=update');
   return `<div class="bixbox bbnofrm">
@@ -71,7 +71,7 @@ ${hpage(previous, next)}
 }
 
 function recommendationSection(ctx: PageContext): string {
-  const tabs = recommendations();
+  const tabs = recommendations(catalogOf(ctx));
   const nav = tabs.map(({ genre }, index) => `<li${index === 0 ? ' class="active"' : ''}><a href="#series-${genre.id}">${text(genre.name)}</a></li>`);
   const panes = tabs.map(
     ({ genre, items }, index) => `<div class="tab-pane${index === 0 ? ' active' : ''}" id="series-${genre.id}">

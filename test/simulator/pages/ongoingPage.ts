@@ -2,7 +2,7 @@ import { ongoing } from '../catalog.js';
 import { SITE_NAME } from '../dataset.js';
 import { inlineAd } from './ads.js';
 import { seriesCard } from './card.js';
-import type { PageContext } from './context.js';
+import { catalogOf, type PageContext } from './context.js';
 import { layout } from './layout.js';
 import { paginateLinks } from './pagination.js';
 
@@ -14,7 +14,7 @@ export function ongoingPageUrl(ctx: PageContext, page: number): string {
 
 /** Callers make sure `page` is within the result pages. */
 export function ongoingPage(ctx: PageContext, page: number): string {
-  const results = ongoing(page);
+  const results = ongoing(page, catalogOf(ctx));
   const main = `<div class="bixbox">
 <div class="releases"><h1><span>${ctx.variant.headings.ongoing}</span></h1></div>
 <div class="listupd">

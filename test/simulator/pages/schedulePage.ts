@@ -1,7 +1,7 @@
 import { scheduleByDay } from '../listings.js';
 import { SITE_NAME, SITE_NOW } from '../dataset.js';
 import type { ScheduleEntry, Weekday } from '../taxonomies.js';
-import { seriesUrl, type PageContext } from './context.js';
+import { catalogOf, seriesUrl, type PageContext } from './context.js';
 import { attr, text } from './html.js';
 import { posterImg } from './images.js';
 import { layout } from './layout.js';
@@ -38,7 +38,7 @@ ${posterImg(ctx, { path: item.series.poster, title: item.series.title, index })}
 }
 
 export function schedulePage(ctx: PageContext): string {
-  const days = scheduleByDay();
+  const days = scheduleByDay(catalogOf(ctx));
   const today = (new Date(Date.parse(SITE_NOW) + 7 * 3_600_000).getUTCDay() + 6) % 7;
   const blocks = [...days.slice(today), ...days.slice(0, today)].map(
     ({ day, entries }) => `<div class="bixbox schedulepage sch_${day}">

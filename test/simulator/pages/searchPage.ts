@@ -1,7 +1,7 @@
 import { search } from '../catalog.js';
 import { SITE_NAME } from '../dataset.js';
 import { seriesCard } from './card.js';
-import type { PageContext } from './context.js';
+import { catalogOf, type PageContext } from './context.js';
 import { text } from './html.js';
 import { layout } from './layout.js';
 import { paginateLinks } from './pagination.js';
@@ -20,7 +20,7 @@ export function searchPageUrl(ctx: PageContext, query: string, page: number): st
 
 /** Callers make sure `page` is 1 or within the result pages. */
 export function searchPage(ctx: PageContext, query: string, page: number): string {
-  const results = search(query, page);
+  const results = search(query, page, catalogOf(ctx));
   const body =
     results.totalItems === 0
       ? `<div class="listupd">\n<center><h3>${text(ctx.variant.headings.searchNotFound)}</h3></center>\n</div>`

@@ -1,7 +1,7 @@
 import { seasonListing } from '../listings.js';
 import { SITE_NAME, type Series, type Term } from '../dataset.js';
 import { termsOf } from '../taxonomies.js';
-import { genreUrl, seriesUrl, type PageContext } from './context.js';
+import { catalogOf, genreUrl, seriesUrl, type PageContext } from './context.js';
 import { attr, text } from './html.js';
 import { posterImg } from './images.js';
 import { layout } from './layout.js';
@@ -48,7 +48,7 @@ export function seasonPage(ctx: PageContext, term: Term): string {
   const main = `<div class="bixbox">
 <div class="newseason">
 <h1>${text(term.name)}</h1>
-${seasonListing(term.slug).map((series, index) => seasonCard(ctx, series, index)).join('\n')}
+${seasonListing(term.slug, catalogOf(ctx)).map((series, index) => seasonCard(ctx, series, index)).join('\n')}
 </div>
 </div>`;
   return layout(ctx, {

@@ -1,7 +1,7 @@
 import { seriesList } from '../catalog.js';
 import { SITE_NAME } from '../dataset.js';
 import { seriesCard } from './card.js';
-import type { PageContext } from './context.js';
+import { catalogOf, type PageContext } from './context.js';
 import { layout } from './layout.js';
 import { hpage } from './pagination.js';
 import { quickFilterForm } from './quickFilter.js';
@@ -58,7 +58,7 @@ export function seriesListPage(ctx: PageContext, listPath: string, params: URLSe
     season: arrayParam(params, 'season'),
     studio: arrayParam(params, 'studio'),
   };
-  const results = seriesList(filter, page);
+  const results = seriesList(filter, page, catalogOf(ctx));
   const previous = page > 1 ? listPageHref(params, page - 1) : null;
   const next = page < results.totalPages ? listPageHref(params, page + 1) : null;
   const inner = `<div class="advancedsearch">

@@ -1,6 +1,6 @@
 import type { EpisodeItem } from '../catalog.js';
 import { padEpisode } from '../catalog.js';
-import { SITE_NAME, type Series } from '../dataset.js';
+import { lastModified, SITE_NAME, type Series } from '../dataset.js';
 import { batchesOf, episodesOf, longDate, seriesInfo, shortDate, siteDate, siteDatetime, type SeriesInfo } from '../episodes.js';
 import { inlineAd } from './ads.js';
 import { absolute, seriesUrl, type PageContext } from './context.js';
@@ -53,7 +53,7 @@ function infoRows(ctx: PageContext, series: Series, info: SeriesInfo): string {
     ...(classic ? CLASSIC_EXTRA_ROWS.map(([label, value]) => infoRow(label, text(value))) : []),
     infoRow('Posted by', '<i itemprop="author" class="fn">admin</i>', 'author vcard'),
     infoRow('Released on', `<time itemprop="datePublished" datetime="${siteDatetime(info.publishedAt)}">${longDate(siteDate(info.publishedAt))}</time>`, 'split'),
-    infoRow('Updated on', `<time itemprop="dateModified" datetime="${siteDatetime(series.updatedAt)}">${longDate(siteDate(series.updatedAt))}</time>`, 'split'),
+    infoRow('Updated on', `<time itemprop="dateModified" datetime="${siteDatetime(lastModified(series))}">${longDate(siteDate(lastModified(series)))}</time>`, 'split'),
   ];
   return rows.filter(Boolean).join('\n');
 }

@@ -1,7 +1,7 @@
 import { newMovies, ongoingSidebar, padEpisode, ranking, seasonWidget, sidebarGenres, type RankingRange } from '../catalog.js';
 import type { Series } from '../dataset.js';
 import { sidebarAdBlock } from './ads.js';
-import { absolute, genreUrl, seriesUrl, type PageContext } from './context.js';
+import { absolute, catalogOf, genreUrl, seriesUrl, type PageContext } from './context.js';
 import { attr, text } from './html.js';
 import { posterImg } from './images.js';
 import { quickFilterForm } from './quickFilter.js';
@@ -37,7 +37,7 @@ function ratingBlock(rating: number | null): string {
 
 function rankingList(ctx: PageContext, range: RankingRange): string {
   const hidden = range === 'weekly' ? '' : ' style="display:none"';
-  const items = ranking(range).map(
+  const items = ranking(range, catalogOf(ctx)).map(
     (series, index) => `<li>
 <div class="ctr">${index + 1}</div>
 ${seriesThumb(ctx, series, index)}
@@ -69,7 +69,7 @@ ${RANGES.map(([range]) => rankingList(ctx, range)).join('\n')}
 }
 
 function newMovieWidget(ctx: PageContext): string {
-  const items = newMovies().map(
+  const items = newMovies(catalogOf(ctx)).map(
     ({ series, dateText }, index) => `<li>
 ${seriesThumb(ctx, series, index)}
 <div class="leftseries">
@@ -92,7 +92,7 @@ ${items.join('\n')}
 }
 
 function ongoingWidget(ctx: PageContext): string {
-  const items = ongoingSidebar().map(
+  const items = ongoingSidebar(catalogOf(ctx)).map(
     (item) =>
       `<li><a href="${absolute(ctx, item.path)}" title="${attr(item.title)}"><span class="l"><i class="fas fa-angle-right"></i> ${text(item.series.title)}</span><span class="r">Episode ${padEpisode(item.episode ?? 0)}</span></a></li>`,
   );

@@ -50,6 +50,7 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 beforeEach(() => {
   sim.clearFaults();
+  sim.setSiteDown(null);
   sim.resetHits();
 });
 
@@ -260,5 +261,55 @@ describe('faults', () => {
     await own.close();
     expect(Date.now() - started).toBeLessThan(500);
     expect(await pending).toBeInstanceOf(Error);
+  });
+});
+
+describe('whole site down', () => {
+  // A path of every kind the catalog reads: home, search, a list, a series, an episode, a term, the wall's own path.
+  const everyKind = ['/', '/?s=soul', '/ongoing/', `/seri/${SERIES[0]!.slug}/`, '/genres/action/', '/az-lists/?show=A', '/cdn-cgi/challenge-platform/h/g/flow'];
+
+  it('answers 503 to every path, over a fault that would have let it through, and comes back when switched off', async () => {
+    sim.setFaults([{ kind: 'status', status: 502, pathPrefix: '/ongoing/' }]);
+    sim.setSiteDown('unavailable');
+    for (const path of everyKind) expect((await fetchPage(path)).status, path).toBe(503);
+    sim.setSiteDown(null);
+    expect((await fetchPage('/')).status).toBe(200);
+    expect((await fetchPage('/ongoing/')).status).toBe(502);
+  });
+
+  it('puts the challenge in front of everyone, even a client the wall has cleared', async () => {
+    sim.setWall({ difficulty: 1, minSolveMs: 0 });
+    const userAgent = 'Mozilla/5.0 test';
+    const cookie = `cf_clearance=${sim.mintClearance('127.0.0.1', userAgent)}`;
+    expect((await fetchPage('/', { headers: { cookie, 'user-agent': userAgent } })).status).toBe(200);
+    sim.setSiteDown('challenge');
+    for (const path of everyKind) {
+      const answer = await fetchPage(path, { headers: { cookie, 'user-agent': userAgent } });
+      expect(answer.status, path).toBe(403);
+      expect(answer.headers['cf-mitigated'], path).toBe('challenge');
+    }
+    sim.setSiteDown(null);
+    expect((await fetchPage('/', { headers: { cookie, 'user-agent': userAgent } })).status).toBe(200);
+    sim.setWall(null);
+  });
+
+  it('answers no path at all while timing out', async () => {
+    sim.setSiteDown('timeout');
+    const results = await Promise.all(everyKind.map((path) => fetchPage(path, { timeoutMs: 300 }).then(() => 'answered', (error: Error) => error.message)));
+    expect(results).toEqual(everyKind.map(() => 'client timeout'));
+    sim.setSiteDown(null);
+    expect((await fetchPage('/')).status).toBe(200);
+  });
+
+  it('serves every page in a layout no theme selector matches, 404s staying 404s', async () => {
+    sim.setSiteDown('layout-change');
+    for (const path of everyKind.slice(0, 6)) {
+      const answer = await fetchPage(path);
+      expect(answer.status, path).toBe(200);
+      expect(cheerio.load(answer.text)('.bsx, .listupd, .infox, article.bs'), path).toHaveLength(0);
+    }
+    expect((await fetchPage('/seri/no-such-series/')).status).toBe(404);
+    sim.setSiteDown(null);
+    expect(cheerio.load((await fetchPage('/')).text)('.listupd').length).toBeGreaterThan(0);
   });
 });

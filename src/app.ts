@@ -34,14 +34,12 @@ import type { TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
-import { createSharedStores } from './shared/stores.js';
+import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { startCrawler } from './crawler/crawler.js';
-import { soleCrawler } from './crawler/crawlLock.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
 import { createExportRouter } from './http/routes/export.js';
 import { requestOrigin } from './http/requestOrigin.js';
-import { createSqliteCatalogStore } from './stores/catalog/sqlite.js';
 
 export interface AppDeps {
   config: Config;
@@ -72,7 +70,7 @@ export type App = RequestListener & {
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
   const shared = createSharedStores({ config, logger, metrics, now });
   const { redis } = shared;
-  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, shared);
+  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   void warmPageParser();
   const catalog = createCatalogService({
@@ -91,13 +89,12 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
   });
 
-  const catalogStore = createSqliteCatalogStore(config.DATA_DIR, logger);
-  const catalogIndex = createCatalogIndex({ store: catalogStore, enabled: config.CRAWL_ENABLED, logger });
+  const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
   const crawler = config.CRAWL_ENABLED
     ? startCrawler({
         catalog,
         index: catalogIndex,
-        lock: soleCrawler,
+        lock: shared.crawlLock,
         intervalMs: config.CRAWL_INTERVAL_MS,
         updateEveryMs: config.CRAWL_UPDATE_S * 1000,
         fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
@@ -166,7 +163,6 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
       // First: the status monitor saves the hour's traffic, to Redis too; the crawler ends its step.
       await Promise.all([status.close(), crawler?.stop()]);
       await catalogIndex.close();
-      await catalogStore.close();
       await Promise.all([upstream.close(), shared.close()]);
     },
   });

@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import { createApp } from '../src/app.js';
 import { endpoints } from '../src/catalog/endpoints/index.js';
-import { exampleFor } from '../src/catalog/examples/index.js';
+import { exampleFor } from '../src/openapi/examples/index.js';
 import { feeds } from '../src/feeds/table.js';
 import { urlWithParameters } from '../src/pages/serviceFacts.js';
 import { loadConfig } from '../src/config/load.js';

@@ -4,7 +4,7 @@ import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
-import type { SharedAnswers } from '../shared/answers/store.js';
+import type { SharedAnswers } from './answersStore.js';
 import type { CatalogAnswer } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';

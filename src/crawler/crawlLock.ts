@@ -8,6 +8,3 @@ export interface CrawlLock {
   /** Lets go of it, if ours. */
   release(): Promise<void>;
 }
-
-/** An instance without REDIS_URL shares its catalog with no one: it always crawls. */
-export const soleCrawler: CrawlLock = { hold: async () => true, release: async () => undefined };

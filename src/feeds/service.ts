@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CatalogAnswer } from '../catalog/answer.js';
 import type { CatalogResult, CatalogService } from '../catalog/service.js';
 import type { Canonical } from './drafts.js';
-import type { FirstSeenStore } from '../shared/firstSeen/store.js';
+import type { FirstSeenStore } from './firstSeenStore.js';
 import { releaseDateTime, type DraftFeed, type FeedEntry, type FeedFormat, type FeedModel } from './model.js';
 import { renderFeed, type FeedLocation } from './render.js';
 import type { CatalogBody, FeedDefinition } from './table.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
-import { exampleFor } from '../catalog/examples/index.js';
 import type { HomeData, NewMovieData } from '../contract/schemas.js';
 import type { SeriesDetail } from '../contract/series.js';
 import { latestReleasesDraft, moviesDraft, seriesEpisodesDraft, SERIES_FEED_SIZE, type Canonical } from './drafts.js';
@@ -21,8 +20,6 @@ export interface FeedDefinition {
   endpoint: AnyEndpoint;
   /** The path parameters, named as the endpoint's input names them. */
   params: z.ZodObject;
-  /** The "Coba" example's path parameters. */
-  example: Record<string, string>;
   draft(body: CatalogBody, canonical: Canonical): DraftFeed;
 }
 
@@ -44,7 +41,6 @@ export const feeds: readonly FeedDefinition[] = [
       "The first page of the home page's latest releases, newest first. The site gives these no date: each entry is dated by the moment this service first saw it, remembered so that it never changes.",
     endpoint: catalogEndpoint('/catalog/home'),
     params: z.object({}),
-    example: {},
     draft: (body, canonical) => latestReleasesDraft(body.data as HomeData, body.meta.source, canonical),
   },
   {
@@ -53,7 +49,6 @@ export const feeds: readonly FeedDefinition[] = [
     description: `The series page's episode list, newest ${SERIES_FEED_SIZE} first, each dated by its release date (midnight in Asia/Jakarta, +07:00), or by the moment this service first saw it where the page gives none.`,
     endpoint: series,
     params: series.params,
-    example: exampleFor(series.path).parameters,
     draft: (body, canonical) => seriesEpisodesDraft(body.data as SeriesDetail, canonical),
   },
   {
@@ -63,7 +58,6 @@ export const feeds: readonly FeedDefinition[] = [
       'The movie list, newest first, dated by the release date the "NEW MOVIE" widget gives, or by the moment this service first saw the movie.',
     endpoint: catalogEndpoint('/catalog/new-movie'),
     params: z.object({}),
-    example: {},
     draft: (body, canonical) => moviesDraft(body.data as NewMovieData, body.meta.source, canonical),
   },
 ];

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '../config/logger.js';
 import { errorAnswer } from './errorHandler.js';
 import { MalformedRequestError } from './errors.js';
-import { SERVER_TIMEOUTS, type ServerTimeouts } from './serverTimeouts.js';
+import { SERVER_TIMEOUTS, type ServerTimeouts } from '../config/requestLimits.js';
 
 // Node checks the two request timeouts on this interval (default 30 s, which would add up to 30 s to each).
 const TIMEOUT_CHECK_INTERVAL_MS = 1_000;

@@ -1,10 +1,10 @@
 import { endpoints } from '../catalog/endpoints/index.js';
-import { exampleFor, REPORT_EXAMPLE } from '../catalog/examples/index.js';
-import { fieldDocs, type FieldDoc } from '../catalog/fieldDocs.js';
+import { exampleFor, REPORT_EXAMPLE } from '../openapi/examples/index.js';
+import { fieldDocs, type FieldDoc } from '../openapi/fieldDocs.js';
 import type { ErrorCode } from '../contract/schemas.js';
 import type { Config } from '../config/schema.js';
-import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../http/errorTable.js';
-import { BODY_LIMIT_BYTES } from '../http/middleware/body.js';
+import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
+import { BODY_LIMIT_BYTES } from '../config/requestLimits.js';
 import { ReportFields } from '../reports/schema.js';
 import { sampleView, type SampleView } from './codeSamples.js';
 import { formatDuration } from './duration.js';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { ErrorCode } from '../contract/schemas.js';
 import { isCatalogPath } from '../http/catalogRequest.js';
-import { ERROR_CODES } from '../http/errorTable.js';
+import { ERROR_CODES } from '../contract/errorCodes.js';
 
 export interface ErrorPageView {
   status: number;

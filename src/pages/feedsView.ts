@@ -1,8 +1,9 @@
 import type { Config } from '../config/schema.js';
 import type { ErrorCode } from '../contract/schemas.js';
-import { catalogErrorCodes, ERROR_CODES } from '../http/errorTable.js';
+import { catalogErrorCodes, ERROR_CODES } from '../contract/errorCodes.js';
 import { FEED_FORMATS, type FeedFormat } from '../feeds/model.js';
 import { feeds } from '../feeds/table.js';
+import { feedExample } from '../openapi/examples/index.js';
 import { formatDuration } from './duration.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, urlWithParameters } from './serviceFacts.js';
@@ -40,7 +41,7 @@ export function feedViews(config: Config): FeedDocView[] {
       format,
       name: FEED_FORMATS[format].name,
       mediaType: FEED_FORMATS[format].mediaType.split(';')[0]!,
-      url: urlWithParameters(`${feed.path}.${format}`, feed.example),
+      url: urlWithParameters(`${feed.path}.${format}`, feedExample(feed)),
     })),
     errors: catalogErrorCodes(Object.keys(feed.params.shape).length > 0).map((code) => ({ status: ERROR_CODES[code].status, code })),
   }));

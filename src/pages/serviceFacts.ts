@@ -1,5 +1,5 @@
 import { endpoints } from '../catalog/endpoints/index.js';
-import { exampleFor } from '../catalog/examples/index.js';
+import { exampleFor } from '../openapi/examples/index.js';
 import type { Config } from '../config/schema.js';
 import { formatDuration } from './duration.js';
 import { endpointText } from './endpointText.js';

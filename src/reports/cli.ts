@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { REPORTS_FILE } from '../shared/reports/file.js';
-import type { SharedReports } from '../shared/reports/store.js';
+import { REPORTS_FILE, type SharedReports } from './store.js';
 import { filterReports, ReportFilter } from './filter.js';
 import type { StoredReport } from './schema.js';
 

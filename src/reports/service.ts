@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { SharedReports } from '../shared/reports/store.js';
+import type { SharedReports } from './store.js';
 import { filterReports, type ReportFilter } from './filter.js';
 import { hashIp } from './ipHash.js';
 import type { ReportInput, StoredReport } from './schema.js';

@@ -1,7 +1,7 @@
 import { endpoints } from '../catalog/endpoints/index.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
-import type { StatusHistoryStore } from '../shared/statusHistory/store.js';
+import type { StatusHistoryStore } from './historyStore.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { buildHistory, type StatusHistory } from './history.js';
 import { probeUpstream } from './probe.js';

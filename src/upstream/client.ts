@@ -2,8 +2,7 @@ import { ExponentialBackoff, TaskCancelledError, TimeoutStrategy, handleWhen, re
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../config/logger.js';
 import { createMetrics, type Metrics } from '../metrics.js';
-import type { SharedClearances } from '../shared/clearance/store.js';
-import type { SharedOrigin } from '../shared/origin/store.js';
+import type { SharedClearances } from './challenge/clearanceStore.js';
 import { createOriginBreakers } from './breaker.js';
 import { createChallengeGate, type ChallengeGate } from './challenge/gate.js';
 import type { Clearance } from './challenge/clearance.js';
@@ -25,7 +24,7 @@ import { requestHeaders } from './headers.js';
 import { createHostPauses } from './hostPause.js';
 import { createHttpTransport } from './http.js';
 import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
-import { createOriginStore } from './originStore.js';
+import type { OriginStore, SharedOrigin } from './originStore.js';
 import { createOriginPool } from './origins.js';
 
 export interface UpstreamPage {
@@ -56,8 +55,8 @@ export interface UpstreamClientOptions {
   origins: readonly string[];
   /** Deadline for one page: retries, solves, failover and queueing included. */
   timeoutMs: number;
-  /** Where the adopted origin is persisted. */
-  dataDir: string;
+  /** Where the adopted origin is kept across restarts. */
+  originFile: OriginStore;
   logger: Logger;
   metrics?: Metrics;
   solver?: ChallengeSolver | null;
@@ -71,7 +70,7 @@ export interface UpstreamClientOptions {
   originRecheckMs?: number;
   /** How long an origin that refuses a handed-over cookie is fetched through the browser. */
   browserModeMs?: number;
-  /** One solve and one chosen origin for all instances (src/shared/stores.ts picks them). */
+  /** One solve and one chosen origin for all instances (src/stores/index.ts picks them). */
   shared: { clearances: SharedClearances; origin: SharedOrigin };
 }
 
@@ -82,11 +81,16 @@ const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
 const FIREWALL_RETRY_AFTER_SECONDS = 300;
 
 /** Builds the client the configuration describes, solver included. */
-export function createUpstreamClientFromConfig(config: Config, logger: Logger, metrics: Metrics, shared: UpstreamClientOptions['shared']): ResilientUpstreamClient {
+export function createUpstreamClientFromConfig(
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  stores: Pick<UpstreamClientOptions, 'shared' | 'originFile'>,
+): ResilientUpstreamClient {
   return createUpstreamClient({
     origins: config.UPSTREAM_BASE_URLS,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    dataDir: config.DATA_DIR,
+    originFile: stores.originFile,
     logger,
     metrics,
     solver: createSolver(config, logger),
@@ -94,7 +98,7 @@ export function createUpstreamClientFromConfig(config: Config, logger: Logger, m
     breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
     originRecheckMs: config.UPSTREAM_ORIGIN_RECHECK_MS,
     browserModeMs: config.UPSTREAM_BROWSER_MODE_MS,
-    shared,
+    shared: stores.shared,
   });
 }
 
@@ -148,7 +152,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
   const recheckMs = options.originRecheckMs ?? 15 * 60_000;
   const pool = createOriginPool({
     configured: options.origins,
-    store: createOriginStore(options.dataDir),
+    store: options.originFile,
     share: options.shared.origin.publish,
     recheckMs,
     monitor,

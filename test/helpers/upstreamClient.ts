@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../src/config/logger.js';
 import { createMetrics } from '../../src/metrics.js';
-import { createMemoryClearances } from '../../src/shared/clearance/memory.js';
-import { createMemoryOrigin } from '../../src/shared/origin/memory.js';
+import { createMemoryClearances } from '../../src/stores/clearance/memory.js';
+import { createFileOrigin } from '../../src/stores/origin/file.js';
+import { createMemoryOrigin } from '../../src/stores/origin/memory.js';
 import { createChromiumSolver } from '../../src/upstream/challenge/chromium.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 
@@ -26,7 +27,7 @@ export function testClient(origins: readonly string[], overrides: Partial<Upstre
   const client = createUpstreamClient({
     origins,
     timeoutMs: 3000,
-    dataDir: tempDataDir(),
+    originFile: createFileOrigin(tempDataDir()),
     logger: createLogger('silent'),
     shared: unshared(),
     ...overrides,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type App } from '../../src/app.js';
 import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { createHttpServer } from '../../src/http/server.js';
-import { SERVER_TIMEOUTS } from '../../src/http/serverTimeouts.js';
+import { SERVER_TIMEOUTS } from '../../src/config/requestLimits.js';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp.js';
 import { startTestStack, type TestStack, noProbe } from '../helpers/testApp.js';
 

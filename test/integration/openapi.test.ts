@@ -2,7 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
-import { exampleFor } from '../../src/catalog/examples/index.js';
+import { exampleFor } from '../../src/openapi/examples/index.js';
 import { SearchQuery } from '../../src/contract/params.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 

@@ -1,7 +1,7 @@
 import { load, type CheerioAPI } from 'cheerio';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleFor } from '../../src/catalog/examples/index.js';
+import { exampleFor } from '../../src/openapi/examples/index.js';
 import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 

@@ -115,7 +115,7 @@ function fileReports(dataDir: string): StoredReport[] {
 
 /** `npm run reports -- --json` on one instance's DATA_DIR. */
 async function cliList(dataDir: string): Promise<StoredReport[]> {
-  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/reportsCli.ts', '--json'], {
+  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/reportsMain.ts', '--json'], {
     cwd: ROOT,
     env: { ...process.env, ...env(dataDir) },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT_BYTES } from '../../src/http/middleware/body.js';
+import { BODY_LIMIT_BYTES } from '../../src/config/requestLimits.js';
 import { rawRequest, streamChunkedBody } from '../helpers/rawHttp.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleFor } from '../../src/catalog/examples/index.js';
+import { exampleFor } from '../../src/openapi/examples/index.js';
 import { REPO_ROOT, runCommand, runNodeTool } from '../helpers/commandLine.js';
 import { expectedEpisode } from '../helpers/seriesExpectations.js';
 import { listenOnLoopback, startTestStack, type LoopbackServer, type TestStack } from '../helpers/testApp.js';

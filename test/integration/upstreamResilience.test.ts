@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/config/logger.js';
+import { createFileOrigin } from '../../src/stores/origin/file.js';
 import { createFlareSolverrSolver } from '../../src/upstream/challenge/flaresolverr.js';
 import {
   UpstreamBadResponseError,
@@ -127,7 +128,7 @@ describe('mirror failover', () => {
   it('fails over to the next origin when the first keeps failing, validates it, adopts it and persists the choice', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const dataDir = tempDataDir();
-    const { client } = testClient([primary.origin, mirror.origin], { dataDir, breakerThreshold: 2, maxRetries: 0 });
+    const { client } = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir), breakerThreshold: 2, maxRetries: 0 });
     primary.setFaults([{ kind: 'status', status: 522 }]);
     await rejection(client.fetchPage('/ongoing/'));
     const page = await client.fetchPage('/ongoing/');
@@ -147,7 +148,7 @@ describe('mirror failover', () => {
     expect(persisted).toMatchObject({ origin: mirror.origin, movedFrom: null });
 
     // A restart starts on the adopted mirror.
-    const restarted = testClient([primary.origin, mirror.origin], { dataDir }).client;
+    const restarted = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir) }).client;
     expect(restarted.origin).toBe(mirror.origin);
     expect((await restarted.fetchPage('/')).url).toBe(`${mirror.origin}/`);
   });
@@ -155,15 +156,15 @@ describe('mirror failover', () => {
   it('follows a domain move: validates the redirect target and adopts it', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const dataDir = tempDataDir();
-    const { client } = testClient([primary.origin], { dataDir });
+    const { client } = testClient([primary.origin], { originFile: createFileOrigin(dataDir) });
     primary.setFaults([{ kind: 'redirect', location: mirror.origin }]);
     const page = await client.fetchPage('/ongoing/page/2/');
     expect(page.url).toBe(`${mirror.origin}/ongoing/page/2/`);
     expect(client.origin).toBe(mirror.origin);
     expect(JSON.parse(readFileSync(join(dataDir, 'upstream-origin.json'), 'utf8'))).toMatchObject({ origin: mirror.origin, movedFrom: primary.origin });
-    expect(testClient([primary.origin], { dataDir }).client.origin).toBe(mirror.origin);
+    expect(testClient([primary.origin], { originFile: createFileOrigin(dataDir) }).client.origin).toBe(mirror.origin);
     // The configured list no longer naming the old origin drops the persisted choice.
-    expect(testClient(['https://other.example'], { dataDir }).client.origin).toBe('https://other.example');
+    expect(testClient(['https://other.example'], { originFile: createFileOrigin(dataDir) }).client.origin).toBe('https://other.example');
   });
 
   it('sets aside an origin that answers a parked page and moves on', async () => {

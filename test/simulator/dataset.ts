@@ -163,7 +163,7 @@ interface Draft {
 }
 
 // Series whose oddities tests rely on: entities, ALL CAPS, CJK, 1- and 3-digit episodes, no sub. The first
-// is the API reference's example series (src/catalog/examples), so the code samples of /docs work here too.
+// is the API reference's example series (src/openapi/examples), so the code samples of /docs work here too.
 const PINNED: readonly Draft[] = [
   { title: 'Renegade Immortal', altTitles: ['Xian Ni Lu', '仙逆之路'], type: 'Donghua', status: 'Ongoing', sub: 'Sub', latestEpisode: 124, daysAgo: 1, hot: true },
   { title: 'The Emperor’s Tomb', altTitles: ['Di Wang Mu'], type: 'Donghua', status: 'Completed', sub: 'Sub', latestEpisode: 52, daysAgo: 40, hot: false },

@@ -8,7 +8,7 @@ import { DEFAULT_CATALOG, type LiveCatalog } from './liveCatalog.js';
 
 export type Taxonomy = 'genres' | 'studio' | 'network' | 'country' | 'season';
 
-/** The API reference's example studio (src/catalog/examples), so its code samples work here too; not in the quick filter. */
+/** The API reference's example studio (src/openapi/examples), so its code samples work here too; not in the quick filter. */
 const EXAMPLE_STUDIO: Term = { name: 'BUILD DREAM', slug: 'build-dream' };
 
 /** Studios that have series: a few of the quick filter's, so their pages run over several pages, the example studio, and one UTF-8 slug. */

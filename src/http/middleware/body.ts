@@ -1,12 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
+import { BODY_LIMIT_BYTES } from '../../config/requestLimits.js';
 import { InvalidBodyError, PayloadTooLargeError } from '../errors.js';
 
-/**
- * The largest body we read. A report is at most 1,100 characters; even as 4-byte emoji,
- * percent-encoded in a form (12 bytes each), it stays under this.
- */
-export const BODY_LIMIT_BYTES = 32 * 1024;
 /** A report form has six fields; this leaves room without parsing an unbounded number. */
 const FORM_FIELDS_MAX = 20;
 

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Config } from '../../config/schema.js';
-import type { QuotaStore } from '../../shared/quota/store.js';
+import type { QuotaStore } from './quotaStore.js';
 import { RateLimitedError } from '../errors.js';
 
 /** The caller's address as Express's `req.ip` computes it, from the socket and trusted proxies only. */

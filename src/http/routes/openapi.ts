@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { buildOpenApiDocument } from '../../catalog/openapi.js';
+import { buildOpenApiDocument } from '../../openapi/document.js';
 import type { Config } from '../../config/schema.js';
 import { requestOrigin } from '../requestOrigin.js';
 

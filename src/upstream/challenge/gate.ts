@@ -1,5 +1,5 @@
 import type { Logger } from '../../config/logger.js';
-import type { SharedClearances } from '../../shared/clearance/store.js';
+import type { SharedClearances } from './clearanceStore.js';
 import { UpstreamBlockedError } from '../errors.js';
 import type { UpstreamMonitor } from '../monitor.js';
 import type { Clearance } from './clearance.js';

@@ -9,7 +9,7 @@ import { catalogRateLimit } from '../../../src/http/middleware/rateLimit.js';
 import { observeAnswer } from '../../../src/http/middleware/requestMetrics.js';
 import { CATALOG_HEADERS, sendCatalogAnswer } from '../../../src/http/catalogAnswer.js';
 import { createMetrics } from '../../../src/metrics.js';
-import { createMemoryQuota } from '../../../src/shared/quota/memory.js';
+import { createMemoryQuota } from '../../../src/stores/quota/memory.js';
 import type { BenchReport } from '../report.js';
 
 const ITERATIONS = 20_000;

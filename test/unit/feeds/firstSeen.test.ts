@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { datedFeed } from '../../../src/feeds/service.js';
 import type { DraftEntry, DraftFeed } from '../../../src/feeds/model.js';
-import { createFileFirstSeen } from '../../../src/shared/firstSeen/file.js';
-import { RememberedEntries } from '../../../src/shared/firstSeen/memory.js';
+import { createFileFirstSeen } from '../../../src/stores/firstSeen/file.js';
+import { RememberedEntries } from '../../../src/stores/firstSeen/memory.js';
 
 const HOUR = 3_600_000;
 const DAY_MS = 24 * HOUR;

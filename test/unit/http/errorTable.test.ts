@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '../../../src/contract/schemas.js';
-import { catalogErrorCodes, describeError, ERROR_CODES } from '../../../src/http/errorTable.js';
+import { catalogErrorCodes, ERROR_CODES } from '../../../src/contract/errorCodes.js';
+import { describeError } from '../../../src/http/errorTable.js';
 import {
   InvalidBodyError,
   MalformedPathError,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runReportsCli, USAGE } from '../../../src/reports/cli.js';
-import { createFileReports } from '../../../src/shared/reports/file.js';
+import { createFileReports } from '../../../src/stores/reports/file.js';
 import type { StoredReport } from '../../../src/reports/schema.js';
 
 const reports: StoredReport[] = [

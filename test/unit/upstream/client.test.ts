@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
+import { createFileOrigin } from '../../../src/stores/origin/file.js';
 import { createUpstreamClient } from '../../../src/upstream/client.js';
 import { unshared } from '../../helpers/upstreamClient.js';
 import {
@@ -31,7 +32,7 @@ const wordpress = (text: string) => `<html><head><link rel="stylesheet" href="/w
 function clientFor(origin: string, options: { timeoutMs: number; maxConnectionsPerHost?: number }) {
   return createUpstreamClient({
     origins: [origin],
-    dataDir: mkdtempSync(join(tmpdir(), 'upstream-client-')),
+    originFile: createFileOrigin(mkdtempSync(join(tmpdir(), 'upstream-client-'))),
     logger: createLogger('silent'),
     shared: unshared(),
     ...options,

@@ -2,7 +2,7 @@ import axios from 'axios';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createMetrics } from '../../../src/metrics.js';
-import { createMemoryClearances } from '../../../src/shared/clearance/memory.js';
+import { createMemoryClearances } from '../../../src/stores/clearance/memory.js';
 import { clearanceExpiry, type Clearance } from '../../../src/upstream/challenge/clearance.js';
 import { createChallengeGate } from '../../../src/upstream/challenge/gate.js';
 import type { ChallengeSolver } from '../../../src/upstream/challenge/solver.js';

@@ -1,0 +1,94 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Options } from 'express-rate-limit';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/config/logger.js';
+import { createMetrics } from '../../../src/metrics.js';
+import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
+import { createMemoryQuota } from '../../../src/stores/quota/memory.js';
+import { RedisQuotaStore } from '../../../src/stores/quota/redis.js';
+import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+
+// The quota's Redis store against a real redis-server that freezes or dies: memory counts on from
+// Redis's last count while it is away, and what it counted is carried into Redis when it is back,
+// into the same window; a window that ended meanwhile is not carried.
+
+let server: RedisServer;
+let inspector: Redis;
+const connections: RedisConnection[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  inspector = new Redis(server.url);
+  inspector.on('error', () => undefined);
+});
+afterAll(async () => {
+  await Promise.all(connections.map((connection) => connection.close()));
+  inspector.disconnect();
+  await server.stop();
+});
+
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 800 && !(await condition()); tries++) await sleep(10);
+  expect(await condition()).toBe(true);
+}
+
+async function quota(windowMs: number): Promise<{ redis: RedisConnection; store: RedisQuotaStore }> {
+  const redis = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });
+  connections.push(redis);
+  await until(() => redis.isUp());
+  const store = new RedisQuotaStore(redis, 'quota:test:', createMemoryQuota());
+  // The two options the stores read; the rest are the limiter's.
+  store.init({ windowMs } as Options);
+  return { redis, store };
+}
+
+const hits = async (store: RedisQuotaStore, key: string) => (await store.increment(key)).totalHits;
+
+describe('the quota store in Redis', () => {
+  it('counts on from Redis’s count while Redis is frozen, and adds what it counted when Redis answers again, in the same window', async () => {
+    const { redis, store } = await quota(60_000);
+    expect([await hits(store, 'a'), await hits(store, 'a'), await hits(store, 'a')]).toEqual([1, 2, 3]);
+    const ttlBefore = await inspector.pttl('quota:test:a');
+    server.freeze();
+    try {
+      // No command of the store's is sent to the frozen server: the heartbeat finds it silent.
+      await until(() => redis.state() === 'down');
+      expect([await hits(store, 'a'), await hits(store, 'a'), await hits(store, 'a')]).toEqual([4, 5, 6]);
+      expect(await hits(store, 'b')).toBe(1);
+    } finally {
+      server.thaw();
+    }
+    await until(() => redis.isUp());
+    await until(async () => (await inspector.get('quota:test:a')) === '6');
+    expect(await inspector.get('quota:test:b')).toBe('1');
+    // The window went on: its time left is what it was, less the time that passed.
+    const ttlAfter = await inspector.pttl('quota:test:a');
+    expect(ttlAfter).toBeLessThan(ttlBefore - 2_000);
+    expect(ttlAfter).toBeGreaterThan(50_000);
+    expect(await hits(store, 'a')).toBe(7);
+    expect(await inspector.get('quota:test:a')).toBe('7');
+  });
+
+  it('carries nothing of a window that ended while Redis was away, and a window begun meanwhile into a Redis restarted empty', async () => {
+    const windowMs = 3_000;
+    const { redis, store } = await quota(windowMs);
+    expect([await hits(store, 'c'), await hits(store, 'c')]).toEqual([1, 2]);
+    const windowEnds = Date.now() + windowMs;
+    await server.kill();
+    await until(() => redis.state() === 'down');
+    expect(await hits(store, 'c')).toBe(3);
+    expect(await hits(store, 'd')).toBe(1);
+    await sleep(windowEnds - Date.now() + 100);
+    // A new window, in memory.
+    expect(await hits(store, 'c')).toBe(1);
+    await server.restart();
+    await until(() => redis.isUp());
+    await until(async () => (await inspector.get('quota:test:c')) !== null);
+    expect(await inspector.get('quota:test:c')).toBe('1');
+    expect(await inspector.exists('quota:test:d')).toBe(0);
+    const ttl = await inspector.pttl('quota:test:c');
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThan(windowMs);
+  });
+});

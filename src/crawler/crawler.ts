@@ -4,7 +4,7 @@ import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
 import type { SeriesCard } from '../contract/schemas.js';
 import type { SeriesDetail } from '../contract/series.js';
-import { resolveCatalogRequest } from '../http/catalogRequest.js';
+import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { LayoutChangedError } from '../parsers/errors.js';
 import { UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { CrawlProgress } from './catalogStore.js';
@@ -57,6 +57,11 @@ export const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
 
 class SkipSeries extends Error {}
 
+const endpointOf = (path: string): AnyEndpoint => endpoints.find((endpoint) => endpoint.path === path)!;
+/** The site's series list by the filter endpoint, newest update first: every series the site lists. */
+const LIST_ENDPOINT = endpointOf('/catalog/series');
+const SERIES_ENDPOINT = endpointOf('/catalog/series/{slug}');
+
 /** Which pass is due at `now`, or null; and when the next one will be. */
 export function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
   if (progress.lastFullPassStartedAt === null || progress.lastFullPassEndedAt === null) return { due: 'full', nextAt: now };
@@ -89,11 +94,15 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     }
   }
 
-  async function fetchData<T>(pathname: string, query: string): Promise<{ data: T; hasNextPage: boolean }> {
-    const request = resolveCatalogRequest('GET', pathname, query);
-    if (request === undefined || request.error !== undefined) throw new SkipSeries(`not a catalog request: ${pathname}?${query}`);
+  /**
+   * The answer of `endpoint` for `raw` (path and query parameters as a request gives them),
+   * validated by the endpoint's own schema as a request is: the same input, so the same cache entry.
+   */
+  async function fetchData<T>(endpoint: AnyEndpoint, raw: Record<string, string>): Promise<{ data: T; hasNextPage: boolean }> {
+    const input = endpoint.input.safeParse(raw);
+    if (!input.success) throw new SkipSeries(`not a valid ${endpoint.path} request: ${JSON.stringify(raw)}`);
     const pass = index.progress().pass;
-    const { answer } = await paced(() => catalog.fetch(request.endpoint, request.input, pass?.startedAt));
+    const { answer } = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt));
     const body = JSON.parse(answer.body.toString('utf8')) as { data: T; pagination: { hasNextPage: boolean } | null };
     return { data: body.data, hasNextPage: body.pagination?.hasNextPage ?? false };
   }
@@ -117,7 +126,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
   async function readListPage(progress: CrawlProgress): Promise<CrawlProgress> {
     const pass = progress.pass!;
     const page = pass.nextListPage!;
-    const { data, hasNextPage } = await fetchData<{ series: SeriesCard[] }>('/catalog/series', `order=update&page=${page}`);
+    const { data, hasNextPage } = await fetchData<{ series: SeriesCard[] }>(LIST_ENDPOINT, { order: 'update', page: String(page) });
     onStep('list', 'ok');
     const listed = { ...pass.listed };
     const cards = data.series.filter((card) => !(card.slug in listed));
@@ -162,7 +171,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     if (pass.kind === 'full' && previous !== undefined && Date.parse(previous.checkedAt) >= pass.startedAt) return next;
     const card = pass.listed[slug!] ?? progress.listed[slug!];
     try {
-      const { data } = await fetchData<SeriesDetail>(`/catalog/series/${encodeURIComponent(slug!)}`, '');
+      const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug: slug! });
       const read = entryOf(data, card?.sub ?? null, new Date(now()).toISOString(), previous);
       await index.put(read.entry, read.facts);
       passCounts.read++;

@@ -37,6 +37,7 @@ import { everyInterval, type ProbeSchedule } from './status/schedule.js';
 import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { startCrawler } from './crawler/crawler.js';
+import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
 import { createExportRouter } from './http/routes/export.js';
 import { requestOrigin } from './http/requestOrigin.js';
@@ -90,6 +91,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   });
 
   const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
+  const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
   const crawler = config.CRAWL_ENABLED
     ? startCrawler({
         catalog,
@@ -100,6 +102,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
         fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
         now,
         logger,
+        onStep: onCrawlStep,
       })
     : undefined;
   const catalogFiles = createCatalogFiles({ index: catalogIndex, enabled: config.CRAWL_ENABLED, source: () => upstream.origin });
@@ -146,7 +149,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createServiceRouter({ upstream, metrics, redis }));
-  app.use(createStatusRouter(status, now));
+  app.use(createStatusRouter(status, now, catalogIndex.state));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota));
   app.use(createReportsApiRouter(reports, reportQuota));

@@ -1,6 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { load } from 'cheerio';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../simulator/server.js';
@@ -39,6 +40,37 @@ describe('the crawler', () => {
     const answer = await request(stack.app).get(`/catalog/series/${series[0]!.slug}`).expect(200);
     expect(answer.headers['x-cache']).toBe('HIT');
     expect(stack.simulator.hits.length).toBe(hits);
+  });
+
+  it('shows its progress on /status (a bar of series read of series listed, the last and next pass) and in /metrics', async () => {
+    const stack = await stackOf({ env: crawlEnv(), simulator: { catalogSize: 120 } });
+    await until(stack, firstPassDone);
+    const $ = load((await request(stack.app).get('/status').expect(200)).text);
+    const bar = $('#katalog-bar');
+    expect([bar.attr('max'), bar.attr('value')]).toEqual(['120', '120']);
+    expect($('label[for="katalog-bar"]').parent().text()).toContain('120 dari 120 seri dibaca (100%)');
+    const facts = Object.fromEntries($('.catalog-facts div').toArray().map((row) => [$(row).find('dt').text(), $(row).find('dd').text()]));
+    expect(facts['Putaran sekarang']).toBe('tidak ada');
+    expect(facts['Putaran penuh terakhir selesai']).toMatch(/WIB$/);
+    expect(facts['Putaran berikutnya']).toMatch(/WIB$/);
+    expect(facts['Katalog lengkap']).toBe('ya');
+    const metrics = (await request(stack.app).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^catalog_series_listed 120$/m);
+    expect(metrics).toMatch(/^catalog_series_read 120$/m);
+    expect(metrics).toMatch(/^catalog_complete 1$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="series",result="ok"\} 120$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="list",result="ok"\} 6$/m);
+    const lastEnd = Number(/^catalog_last_full_pass_end_seconds (\S+)$/m.exec(metrics)![1]);
+    const nextPass = Number(/^catalog_next_pass_seconds (\S+)$/m.exec(metrics)![1]);
+    expect(nextPass).toBeGreaterThan(lastEnd);
+  });
+
+  it('says on /status that it is turned off with CRAWL_ENABLED=false, and reads nothing', async () => {
+    const stack = await stackOf({});
+    const $ = load((await request(stack.app).get('/status').expect(200)).text);
+    expect($('#katalog').parent().text()).toContain('Perayap katalog dimatikan');
+    expect($('#katalog-bar').length).toBe(0);
+    expect(seriesPagesRead(stack.simulator)).toEqual([]);
   });
 
   it('finds a new episode in the next update pass, reading only the top of the update-ordered list and the series that moved', async () => {

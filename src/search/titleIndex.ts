@@ -1,0 +1,124 @@
+import MiniSearch, { type SearchResult } from 'minisearch';
+import type { Pagination, SeriesCard } from '../contract/schemas.js';
+import { foldTitle, isCjk, titleTerms, titleWords } from './titleText.js';
+
+/** What the index needs of a series: its card, and the names the series page lists besides the title. */
+export interface TitledSeries extends SeriesCard {
+  /** The series page's alternative-title field as printed: names joined by ", "; null when it has none. */
+  readonly alternativeTitle: string | null;
+}
+
+export interface TitleSearchPage {
+  readonly results: SeriesCard[];
+  readonly pagination: Pagination;
+}
+
+export const TITLE_SEARCH_PER_PAGE = 20;
+/** A word this long or longer may have one letter wrong, missing or extra; shorter words would match too much. */
+const TYPO_MIN_LENGTH = 4;
+
+interface Held {
+  readonly card: SeriesCard;
+  /** Each name (title first) as its folded words, for ranking a whole-name match above a scattered one. */
+  readonly names: readonly (readonly string[])[];
+}
+
+/**
+ * How close a series' best name comes to the query: 3 the whole name, 2 the name begins with the
+ * query (each word a start of the name's word in turn: autocomplete), 1 one name holds every query
+ * word as typed, 0 the words are spread over names or forgiven (prefix, typo). The library's score
+ * ranks within a level; it alone would put "Sword Star Myriad" above "Sword Star" for "sword star".
+ */
+function closeness(names: readonly (readonly string[])[], query: readonly string[]): number {
+  let best = 0;
+  const joined = query.join('');
+  for (const name of names) {
+    if (name.join('') === joined) return 3;
+    // A CJK name is matched as one string: its words are not separated by spaces.
+    const startsWith = name.some(isCjk) || query.some(isCjk) ? name.join('').startsWith(joined) : query.every((word, index) => name[index]?.startsWith(word) === true);
+    if (startsWith) best = 2;
+    else if (best < 1 && query.every((word) => name.includes(word) || (isCjk(word) && name.some((part) => part.includes(word))))) best = 1;
+  }
+  return best;
+}
+
+/**
+ * The in-memory title index of the local catalog: every series by its title and alternative titles
+ * (Chinese characters, pinyin, English, Indonesian), searched insensitive to case, accents and
+ * character width, forgiving word prefixes and one typo per word, best match first.
+ *
+ * MiniSearch (chosen by measurement over FlexSearch and Orama: the only one with real one-edit typo
+ * tolerance per word at sub-millisecond median on 2,000 titles) holds the terms; CJK terms come from
+ * our own tokenizer (characters and pairs), since none of the three splits Chinese without spaces.
+ */
+export class TitleIndex {
+  readonly #held = new Map<string, Held>();
+  readonly #search = new MiniSearch<{ id: string; title: string; alternativeTitle: string }>({
+    fields: ['title', 'alternativeTitle'],
+    storeFields: [],
+    tokenize: titleTerms,
+    // Terms are folded by the tokenizer already.
+    processTerm: (term) => term,
+    searchOptions: {
+      combineWith: 'AND',
+      boost: { title: 2 },
+      prefix: (term) => !isCjk(term),
+      fuzzy: (term) => (!isCjk(term) && term.length >= TYPO_MIN_LENGTH ? 1 : false),
+      maxFuzzy: 1,
+    },
+  });
+  #version = 0;
+
+  /** Grows with every change, so an answer cached for one version is never served after a change. */
+  get version(): number {
+    return this.#version;
+  }
+
+  get size(): number {
+    return this.#held.size;
+  }
+
+  upsert(series: TitledSeries): void {
+    const { alternativeTitle, ...card } = series;
+    if (this.#search.has(card.slug)) this.#search.discard(card.slug);
+    this.#search.add({ id: card.slug, title: card.title, alternativeTitle: alternativeTitle ?? '' });
+    const names = [card.title, ...(alternativeTitle ?? '').split(/,\s*/)].filter((name) => name.trim() !== '');
+    this.#held.set(card.slug, { card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub }, names: names.map((name) => titleWords(foldTitle(name))) });
+    this.#version += 1;
+  }
+
+  remove(slug: string): void {
+    if (!this.#held.delete(slug)) return;
+    this.#search.discard(slug);
+    this.#version += 1;
+  }
+
+  /** Page `page` (from 1) of the series matching `query`, 20 a page; past the last page, no results. */
+  search(query: string, page: number): TitleSearchPage {
+    const words = titleWords(foldTitle(query));
+    const ranked = words.length === 0 ? [] : this.#ranked(this.#search.search(query), words);
+    const totalPages = Math.ceil(ranked.length / TITLE_SEARCH_PER_PAGE);
+    const start = (page - 1) * TITLE_SEARCH_PER_PAGE;
+    return {
+      results: ranked.slice(start, start + TITLE_SEARCH_PER_PAGE),
+      pagination: {
+        currentPage: page,
+        hasPrevPage: page > 1,
+        prevPage: page > 1 ? page - 1 : null,
+        hasNextPage: page < totalPages,
+        nextPage: page < totalPages ? page + 1 : null,
+        totalPages,
+      },
+    };
+  }
+
+  #ranked(found: SearchResult[], words: readonly string[]): SeriesCard[] {
+    return found
+      .flatMap((result) => {
+        const held = this.#held.get(String(result.id));
+        return held === undefined ? [] : [{ held, level: closeness(held.names, words), score: result.score }];
+      })
+      .sort((a, b) => b.level - a.level || b.score - a.score || a.held.card.title.length - b.held.card.title.length || (a.held.card.slug < b.held.card.slug ? -1 : 1))
+      .map(({ held }) => held.card);
+  }
+}

@@ -165,6 +165,8 @@ describe('bad input gets 400 INVALID_PARAMETER with per-field details', () => {
     ['/catalog/search?q=%20%20%20', 'q', 'not blank'],
     [`/catalog/search?q=${'a'.repeat(101)}`, 'q', 'max 100 characters'],
     ['/catalog/search?q=a&q=b', 'q', 'single value'],
+    ['/catalog/search?q=a&source=web', 'source', 'one of: site, catalog'],
+    ['/catalog/search?q=a&source=site&source=catalog', 'source', 'single value'],
     ['/catalog/home?page=0', 'page', 'integer 1-500'],
     ['/catalog/home?page=-1', 'page', 'integer 1-500'],
     ['/catalog/ongoing-series?page=abc', 'page', 'integer 1-500'],

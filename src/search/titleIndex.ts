@@ -16,11 +16,32 @@ export interface TitleSearchPage {
 export const TITLE_SEARCH_PER_PAGE = 20;
 /** A word this long or longer may have one letter wrong, missing or extra; shorter words would match too much. */
 const TYPO_MIN_LENGTH = 4;
+/** A word this long or longer also matches the words it begins; a single letter would match most of the catalog. */
+const PREFIX_MIN_LENGTH = 2;
+
+/** One name of a series, folded, in the forms the ranking compares. */
+interface Name {
+  readonly words: readonly string[];
+  /** The words run together: how a CJK name (no spaces) is compared. */
+  readonly joined: string;
+  readonly cjk: boolean;
+}
 
 interface Held {
   readonly card: SeriesCard;
-  /** Each name (title first) as its folded words, for ranking a whole-name match above a scattered one. */
-  readonly names: readonly (readonly string[])[];
+  /** Each name (title first), for ranking a whole-name match above a scattered one. */
+  readonly names: readonly Name[];
+}
+
+interface Match {
+  readonly held: Held;
+  readonly level: number;
+  readonly score: number;
+}
+
+function nameOf(text: string): Name {
+  const words = titleWords(foldTitle(text));
+  return { words, joined: words.join(''), cjk: words.some(isCjk) };
 }
 
 /**
@@ -29,15 +50,14 @@ interface Held {
  * word as typed, 0 the words are spread over names or forgiven (prefix, typo). The library's score
  * ranks within a level; it alone would put "Sword Star Myriad" above "Sword Star" for "sword star".
  */
-function closeness(names: readonly (readonly string[])[], query: readonly string[]): number {
+function closeness(names: readonly Name[], query: Name): number {
   let best = 0;
-  const joined = query.join('');
   for (const name of names) {
-    if (name.join('') === joined) return 3;
+    if (name.joined === query.joined) return 3;
     // A CJK name is matched as one string: its words are not separated by spaces.
-    const startsWith = name.some(isCjk) || query.some(isCjk) ? name.join('').startsWith(joined) : query.every((word, index) => name[index]?.startsWith(word) === true);
+    const startsWith = name.cjk || query.cjk ? name.joined.startsWith(query.joined) : query.words.every((word, index) => name.words[index]?.startsWith(word) === true);
     if (startsWith) best = 2;
-    else if (best < 1 && query.every((word) => name.includes(word) || (isCjk(word) && name.some((part) => part.includes(word))))) best = 1;
+    else if (best < 1 && query.words.every((word) => name.words.includes(word) || (isCjk(word) && name.joined.includes(word)))) best = 1;
   }
   return best;
 }
@@ -62,7 +82,7 @@ export class TitleIndex {
     searchOptions: {
       combineWith: 'AND',
       boost: { title: 2 },
-      prefix: (term) => !isCjk(term),
+      prefix: (term) => !isCjk(term) && term.length >= PREFIX_MIN_LENGTH,
       fuzzy: (term) => (!isCjk(term) && term.length >= TYPO_MIN_LENGTH ? 1 : false),
       maxFuzzy: 1,
     },
@@ -83,7 +103,7 @@ export class TitleIndex {
     if (this.#search.has(card.slug)) this.#search.discard(card.slug);
     this.#search.add({ id: card.slug, title: card.title, alternativeTitle: alternativeTitle ?? '' });
     const names = [card.title, ...(alternativeTitle ?? '').split(/,\s*/)].filter((name) => name.trim() !== '');
-    this.#held.set(card.slug, { card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub }, names: names.map((name) => titleWords(foldTitle(name))) });
+    this.#held.set(card.slug, { card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub }, names: names.map(nameOf) });
     this.#version += 1;
   }
 
@@ -95,12 +115,12 @@ export class TitleIndex {
 
   /** Page `page` (from 1) of the series matching `query`, 20 a page; past the last page, no results. */
   search(query: string, page: number): TitleSearchPage {
-    const words = titleWords(foldTitle(query));
-    const ranked = words.length === 0 ? [] : this.#ranked(this.#search.search(query), words);
+    const asked = nameOf(query);
+    const ranked = asked.words.length === 0 ? [] : this.#ranked(this.#search.search(query), asked);
     const totalPages = Math.ceil(ranked.length / TITLE_SEARCH_PER_PAGE);
     const start = (page - 1) * TITLE_SEARCH_PER_PAGE;
     return {
-      results: ranked.slice(start, start + TITLE_SEARCH_PER_PAGE),
+      results: ranked.slice(start, start + TITLE_SEARCH_PER_PAGE).map((match) => match.held.card),
       pagination: {
         currentPage: page,
         hasPrevPage: page > 1,
@@ -112,13 +132,14 @@ export class TitleIndex {
     };
   }
 
-  #ranked(found: SearchResult[], words: readonly string[]): SeriesCard[] {
-    return found
-      .flatMap((result) => {
-        const held = this.#held.get(String(result.id));
-        return held === undefined ? [] : [{ held, level: closeness(held.names, words), score: result.score }];
-      })
-      .sort((a, b) => b.level - a.level || b.score - a.score || a.held.card.title.length - b.held.card.title.length || (a.held.card.slug < b.held.card.slug ? -1 : 1))
-      .map(({ held }) => held.card);
+  #ranked(found: readonly SearchResult[], asked: Name): Match[] {
+    const matches: Match[] = [];
+    for (const result of found) {
+      const held = this.#held.get(result.id as string);
+      if (held !== undefined) matches.push({ held, level: closeness(held.names, asked), score: result.score });
+    }
+    return matches.sort(
+      (a, b) => b.level - a.level || b.score - a.score || a.held.card.title.length - b.held.card.title.length || (a.held.card.slug < b.held.card.slug ? -1 : 1),
+    );
   }
 }

@@ -144,7 +144,14 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(createCatalogRouter(catalog, catalogQuota, now));
   const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
   app.use(createFeedsRouter({ feeds, quota: catalogQuota, now }));
-  app.use(createExportRouter({ files: catalogFiles, quota: catalogQuota, origin: (req) => config.PUBLIC_URL ?? requestOrigin(req) }));
+  app.use(
+    createExportRouter({
+      files: catalogFiles,
+      quota: catalogQuota,
+      origin: (req) => config.PUBLIC_URL ?? requestOrigin(req),
+      variesByHost: config.PUBLIC_URL === undefined,
+    }),
+  );
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));

@@ -6,7 +6,7 @@ import type { SeriesCard } from '../contract/schemas.js';
 import type { SeriesDetail } from '../contract/series.js';
 import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { LayoutChangedError } from '../parsers/errors.js';
-import { UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError, UpstreamUnreadablePageError } from '../upstream/errors.js';
+import { ServiceBusyError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { CrawlProgress } from './catalogStore.js';
 import type { CrawlLock } from './crawlLock.js';
 import { entryOf } from './entry.js';
@@ -102,7 +102,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     const input = endpoint.input.safeParse(raw);
     if (!input.success) throw new SkipSeries(`not a valid ${endpoint.path} request: ${JSON.stringify(raw)}`);
     const pass = index.progress().pass;
-    const { answer } = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt));
+    const { answer } = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt, 'background'));
     const body = JSON.parse(answer.body.toString('utf8')) as { data: T; pagination: { hasNextPage: boolean } | null };
     return { data: body.data, hasNextPage: body.pagination?.hasNextPage ?? false };
   }
@@ -247,9 +247,13 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     await endPass(progress);
   }
 
-  /** A wait after a failure: the site's own Retry-After, or a doubling of the interval. */
+  /**
+   * A wait after a failure: the Retry-After of a wall, an open breaker or our own full queue
+   * (users' fetches first), or a doubling of the interval, whichever is longer.
+   */
   function backoffMs(error: unknown): number {
-    const retryAfterS = error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError ? error.retryAfterSeconds : 0;
+    const retryAfterS =
+      error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError || error instanceof ServiceBusyError ? error.retryAfterSeconds : 0;
     const doubling = Math.max(intervalMs, 1_000) * 2 ** Math.min(failures - 1, 16);
     return Math.min(MAX_BACKOFF_MS, Math.max(retryAfterS * 1000, doubling));
   }

@@ -16,6 +16,8 @@ export interface ExportRouteDeps {
   quota: Quota;
   /** This service's origin as links name it (PUBLIC_URL, else the request's). */
   origin: (req: Request) => string;
+  /** Whether that origin comes from the request's Host (no PUBLIC_URL): the .json, which names it, then varies by Host. */
+  variesByHost: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ExportRouteDeps {
  * it), ETag and Last-Modified. A download counts as one request of the API quota; a conditional
  * request answered 304 is free, so it is counted only once its answer is known not to be a 304.
  */
-export function createExportRouter({ files, quota, origin }: ExportRouteDeps): Router {
+export function createExportRouter({ files, quota, origin, variesByHost }: ExportRouteDeps): Router {
   const router = Router();
   router.use('/export', async (req: Request, res: Response) => {
     setHeaders(res, CATALOG_HEADERS);
@@ -48,7 +50,8 @@ export function createExportRouter({ files, quota, origin }: ExportRouteDeps): R
       await count();
       throw error;
     }
-    const head = ['ETag', file.etag, 'Last-Modified', file.lastModified, 'Cache-Control', `public, max-age=${MAX_AGE_S}`, 'Vary', 'Accept-Encoding'];
+    const vary = variesByHost && name === 'catalog.json' ? 'Accept-Encoding, Host' : 'Accept-Encoding';
+    const head = ['ETag', file.etag, 'Last-Modified', file.lastModified, 'Cache-Control', `public, max-age=${MAX_AGE_S}`, 'Vary', vary];
     if (fresh(req.headers, { etag: file.etag, 'last-modified': file.lastModified })) {
       res.writeHead(304, [...head, ...(counted ?? (await quota.peek(req)))]);
       res.end();

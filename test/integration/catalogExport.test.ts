@@ -1,4 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { load } from 'cheerio';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { crawlEnv, expectedEntries, firstPassDone, until, withoutTimes } from '../helpers/crawl.js';
@@ -95,5 +96,22 @@ describe('the export while the catalog is not ready', () => {
     stack = await startTestStack();
     const response = await request(stack.app).get('/export/catalog.xml').expect(404);
     expect(response.body.error.code).toBe('NOT_FOUND');
+  });
+});
+
+describe('the export in the reference', () => {
+  it('is on /docs with a "Coba" link to each file, and in /openapi.json with its media types and CATALOG_NOT_READY', async () => {
+    stack = await startTestStack();
+    const $ = load((await request(stack.app).get('/docs').expect(200)).text);
+    const links = $('section:has(#export-catalog) .feed-links a');
+    expect(links.map((_, link) => $(link).attr('href')).get()).toEqual(['/export/catalog.json', '/export/catalog.jsonl', '/export/catalog.schema.json']);
+    expect(links.map((_, link) => $(link).text().split(':')[0]).get()).toEqual(['Coba', 'Coba', 'Coba']);
+    const document = (await request(stack.app).get('/openapi.json').expect(200)).body;
+    const json = document.paths['/export/catalog.json'].get;
+    expect(Object.keys(json.responses['200'].content)).toEqual(['application/json']);
+    expect(json.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CatalogExport' });
+    expect(json.responses['503'].description).toContain('CATALOG_NOT_READY');
+    expect(Object.keys(document.paths['/export/catalog.jsonl'].get.responses['200'].content)).toEqual(['application/jsonl']);
+    expect(Object.keys(document.paths['/export/catalog.schema.json'].get.responses['200'].content)).toEqual(['application/schema+json']);
   });
 });

@@ -36,7 +36,7 @@ async function sendOriginPage(req: Request, res: Response, bodies: (app: Applica
 export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler, now: () => number): Router {
   const router = Router();
   const landing = builtAtMostEvery<OriginBodies>(LANDING_REBUILT_AFTER_MS, now);
-  const once = builtOncePerKey<OriginBodies>();
+  const reference = builtOncePerKey<OriginBodies>();
   const forms = builtOncePerKey<Buffer>();
   const sent = builtOncePerKey<MarkedText>();
 
@@ -51,7 +51,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   );
 
   router.get('/docs', (req, res) =>
-    sendOriginPage(req, res, (app) => once('docs', () => OriginBodies.build(originRuleOf(app), (baseUrl) => renderView(app, 'docs', docsView(config, baseUrl))))),
+    sendOriginPage(req, res, (app) => reference('docs', () => OriginBodies.build(originRuleOf(app), (baseUrl) => renderView(app, 'docs', docsView(config, baseUrl))))),
   );
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {

@@ -74,6 +74,13 @@ describe('GET /openapi.json', () => {
         description: SearchQuery.shape.page.meta()?.description,
         schema: { type: 'integer', minimum: 1, maximum: 500, default: 1 },
       },
+      {
+        name: 'source',
+        in: 'query',
+        required: false,
+        description: SearchQuery.shape.source.meta()?.description,
+        schema: { type: 'string', enum: ['site', 'catalog'], default: 'site' },
+      },
     ]);
     expect(document.paths['/catalog/genres'].get.parameters).toEqual([]);
   });

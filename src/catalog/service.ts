@@ -4,8 +4,9 @@ import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
-import type { SharedAnswers } from './answersStore.js';
-import type { CatalogAnswer } from './answer.js';
+import type { AnswersStore } from './answersStore.js';
+import { StaleReason, type ErrorCode } from '../contract/schemas.js';
+import { staleAnswer, type CatalogAnswer } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
 import { parsePage } from './pageParser.js';
@@ -15,7 +16,22 @@ export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 export interface CatalogResult {
   answer: CatalogAnswer;
   cacheStatus: CacheStatus;
+  /** Set when the fetch failed and `answer` is the last good one kept: the failure's code. */
+  staleReason?: StaleReason;
 }
+
+/** Since when answers have been served from the last good copies, without a successful fetch since. */
+export interface LastGoodState {
+  /** When the first of them was served (ms since epoch). */
+  since: number;
+  /** When the latest was served, and why. */
+  lastAt: number;
+  lastReason: StaleReason;
+  served: number;
+}
+
+/** The codes whose failure a kept answer stands in for (the contract's `meta.stale.reason`). */
+const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
 
 export interface CatalogService {
   /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
@@ -25,6 +41,8 @@ export interface CatalogService {
    * With REDIS_URL, another instance's answer stands in only if it was fetched after `newerThan`.
    */
   fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult>;
+  /** Whether answers are being served from the last good copies, and since when; undefined when not. */
+  lastGood(): LastGoodState | undefined;
 }
 
 export interface CatalogServiceDeps {
@@ -38,9 +56,15 @@ export interface CatalogServiceDeps {
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
   /** The cache's second level and one fetch per page across instances (src/shared/stores.ts picks it). */
-  answers: SharedAnswers;
+  answers: AnswersStore;
   /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
   deadlineMs: number;
+  /** How long after its fetch an answer stands in when the upstream fails (STALE_IF_ERROR_S). */
+  staleIfErrorMs: number;
+  /** The contract's code of a failure (the error table's), which says whether a kept answer stands in. */
+  codeOf(error: unknown): ErrorCode;
+  /** Told of every kept answer served in place of a failed fetch, for the metrics. */
+  onStale?: (reason: StaleReason) => void;
 }
 
 /**
@@ -67,7 +91,20 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
   return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
 }
 
-export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, answers, deadlineMs }: CatalogServiceDeps): CatalogService {
+export function createCatalogService({
+  upstream,
+  site,
+  logger,
+  cache,
+  ttlSeconds,
+  now,
+  onLookup = () => undefined,
+  answers,
+  deadlineMs,
+  staleIfErrorMs,
+  codeOf,
+  onStale = () => undefined,
+}: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
@@ -166,14 +203,71 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     return served(endpoint, input, key, found.answer, found.freshness);
   }
 
+  // Since when answers come from the last good copies; cleared by the next answer fetched here.
+  let lastGoodState: LastGoodState | undefined;
+  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
+  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
+
+  /** The last good answer of `key` within STALE_IF_ERROR_S: the one in memory, else the one kept on disk (or in Redis). */
+  async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
+    const keptFrom = now() - staleIfErrorMs;
+    const inMemory = cache.peek(key);
+    if (inMemory !== undefined && inMemory.fetchedAt > keptFrom) return inMemory;
+    const kept = await answers.lastGood(key);
+    if (kept === undefined || kept.fetchedAt <= keptFrom) return undefined;
+    // Held in memory, so that the next request during the outage gets the same object (and its feed).
+    cache.remember(key, kept);
+    return kept;
+  }
+
+  function servedStale(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
+    let forms = staleForms.get(answer);
+    if (forms === undefined) staleForms.set(answer, (forms = new Map()));
+    let stale = forms.get(reason);
+    if (stale === undefined) forms.set(reason, (stale = staleAnswer(answer, reason)));
+    const at = now();
+    lastGoodState ??= { since: at, lastAt: at, lastReason: reason, served: 0 };
+    lastGoodState.lastAt = at;
+    lastGoodState.lastReason = reason;
+    lastGoodState.served += 1;
+    onStale(reason);
+    return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
+  }
+
+  /**
+   * A failed fetch: a page gone upstream (404) drops its kept copy; a failure of the upstream (or a
+   * full queue here) is answered with the last good answer where one is kept; otherwise the error stands.
+   */
+  async function afterFailure(key: string, error: unknown): Promise<CatalogResult> {
+    const code = codeOf(error);
+    if (code === 'NOT_FOUND') {
+      cache.delete(key);
+      await answers.drop(key);
+      throw error;
+    }
+    if (!STALE_REASONS.has(code)) throw error;
+    const kept = await lastGoodAnswer(key);
+    if (kept === undefined) throw error;
+    return servedStale(kept, code as StaleReason);
+  }
+
   async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult> {
     onLookup('miss');
     const key = keyOf(endpoint, input);
-    const answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
-    // Another instance's answer is a hit of the shared cache (or stale, and refreshed).
-    const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
+    let answer: CatalogAnswer;
+    try {
+      answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
+    } catch (error) {
+      return afterFailure(key, error);
+    }
+    if (fetchedHere.has(answer)) {
+      lastGoodState = undefined;
+      return { answer, cacheStatus: 'MISS' };
+    }
+    // An answer kept here or by another instance: a hit (or stale, and refreshed).
+    const freshness = cache.freshness(answer);
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
-  return { cached, fetch };
+  return { cached, fetch, lastGood: () => lastGoodState && { ...lastGoodState } };
 }

@@ -120,8 +120,14 @@ describe('the answer cache over HTTP', () => {
       expect(response.headers['x-cache']).toBe('STALE');
       expect(response.text).toBe(first.text);
     }
-    // Past the stale window the error is told, not hidden behind day-old data.
+    // Past the stale window, the last good answer stands in, saying so in meta.stale.
     clock.offsetMs = 1_800_000 + 86_400_000 + 1_000;
+    const kept = await request(stack.app).get('/catalog/new-movie');
+    expect(kept.status).toBe(200);
+    expect(kept.headers['x-cache']).toBe('STALE');
+    expect(kept.body.meta.stale).toEqual({ since: first.body.meta.fetchedAt, reason: 'UPSTREAM_ERROR' });
+    // Past STALE_IF_ERROR_S (7 days) the error is told, not hidden behind week-old data.
+    clock.offsetMs = 7 * 86_400_000 + 1_000;
     const tooOld = await request(stack.app).get('/catalog/new-movie');
     expect(tooOld.status).toBe(502);
     expect(tooOld.body.error.code).toBe('UPSTREAM_ERROR');

@@ -194,3 +194,17 @@ describe('last good answers when the whole site fails', () => {
     expect((await get(stack, '/health/history')).body.api.lastGood).toBeNull();
   });
 });
+
+describe('telling client authors', () => {
+  it('explains on /docs and the landing page how long answers are kept and how to recognise a stale one', async () => {
+    const stack = await instance(newDataDir(), manualClock(), { STALE_IF_ERROR_S: '172800' });
+    for (const path of ['/docs', '/']) {
+      const page = (await get(stack, path)).text;
+      expect(page, path).toContain('disimpan di disk selama 2 hari');
+      expect(page, path).toContain('Kenali jawaban pengganti dari <code>meta.stale</code>');
+    }
+    const schema = (await get(stack, '/openapi.json')).body.components.schemas;
+    const meta = Object.values(schema as Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }> }>).find((entry) => entry.properties?.meta)!.properties!.meta!;
+    expect(Object.keys(meta.properties!)).toEqual(['source', 'fetchedAt', 'stale']);
+  });
+});

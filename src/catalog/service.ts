@@ -34,7 +34,10 @@ export interface LastGoodState {
 const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
 
 export interface CatalogService {
-  /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
+  /**
+   * The cached answer (fresh, or stale while one refresh runs), or the last good answer of a key
+   * whose fetch failed moments ago, synchronously; undefined on a miss.
+   */
   cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
   /**
    * A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key.
@@ -78,6 +81,13 @@ export interface CatalogServiceDeps {
 export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
 const FAILED_PAGES_MAX = 1_000;
+/**
+ * How long a key whose fetch failed, and whose last good answer stood in, keeps getting that answer
+ * from the cached-hit path without a new try: a flood of requests during an outage then costs one
+ * upstream attempt (or one parse of a changed layout) per key per period, and each answer no more
+ * than a hit; a site that recovers is seen again within the period.
+ */
+export const FAILED_FETCH_MEMORY_MS = 10_000;
 
 /**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
@@ -109,6 +119,10 @@ export function createCatalogService({
   const fetchedHere = new WeakSet<CatalogAnswer>();
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
+  // Keys whose last background refresh failed because of the upstream, and its code (see `served`).
+  const failedRefreshes = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX });
+  // Keys whose fetch failed and whose last good answer stood in, and the code (FAILED_FETCH_MEMORY_MS).
+  const failedFetches = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX, ttl: FAILED_FETCH_MEMORY_MS, perf: { now } });
   // Each input object's key is built once, for speed only (the cached-hit path asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -180,25 +194,45 @@ export function createCatalogService({
         `No answer from the upstream within ${deadlineMs} ms`,
         new URL(endpoint.upstreamPath(input as never, site), upstream.origin).href,
       );
-    return answers.load(key, fetchHere, { newerThan, onGiveUp });
+    return answers.load(key, fetchHere, { newerThan, onGiveUp }).then((answer) => {
+      failedRefreshes.delete(key);
+      failedFetches.delete(key);
+      return answer;
+    });
   }
 
-  /** A cached answer as it is served: fresh, or stale while one background refresh runs. */
+  /**
+   * A cached answer as it is served: fresh, or stale while one background refresh runs. Once a
+   * refresh failed because of the upstream, the stale answer says so (meta.stale) until one succeeds;
+   * a refresh that finds the page gone drops it.
+   */
   function served(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, answer: CatalogAnswer, freshness: Freshness): CatalogResult {
     if (freshness === 'fresh') return { answer, cacheStatus: 'HIT' };
     cache.refresh(key, () =>
       load(endpoint, input, key, answer.fetchedAt).catch((error: unknown) => {
         logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
+        const code = codeOf(error);
+        if (code === 'NOT_FOUND') void forget(key);
+        else if (STALE_REASONS.has(code)) failedRefreshes.set(key, code as StaleReason);
         throw error;
       }),
     );
-    return { answer, cacheStatus: 'STALE' };
+    const failedWith = failedRefreshes.get(key);
+    return failedWith === undefined ? { answer, cacheStatus: 'STALE' } : servedStale(answer, failedWith);
+  }
+
+  /** The page is gone upstream: its answer is dropped from memory and wherever it is kept. */
+  function forget(key: string): Promise<void> {
+    failedRefreshes.delete(key);
+    failedFetches.delete(key);
+    cache.delete(key);
+    return answers.drop(key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not drop the kept answer of a page gone upstream'));
   }
 
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
-    if (found === undefined) return undefined;
+    if (found === undefined) return standingIn(key);
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
     return served(endpoint, input, key, found.answer, found.freshness);
   }
@@ -234,6 +268,16 @@ export function createCatalogService({
     return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
   }
 
+  /** The last good answer of a key whose fetch failed moments ago, while it is in memory; undefined otherwise. */
+  function standingIn(key: string): CatalogResult | undefined {
+    const reason = failedFetches.get(key);
+    if (reason === undefined) return undefined;
+    const kept = cache.peek(key);
+    if (kept === undefined || kept.fetchedAt <= now() - staleIfErrorMs) return undefined;
+    onLookup('stale');
+    return servedStale(kept, reason);
+  }
+
   /**
    * A failed fetch: a page gone upstream (404) drops its kept copy; a failure of the upstream (or a
    * full queue here) is answered with the last good answer where one is kept; otherwise the error stands.
@@ -241,13 +285,13 @@ export function createCatalogService({
   async function afterFailure(key: string, error: unknown): Promise<CatalogResult> {
     const code = codeOf(error);
     if (code === 'NOT_FOUND') {
-      cache.delete(key);
-      await answers.drop(key);
+      await forget(key);
       throw error;
     }
     if (!STALE_REASONS.has(code)) throw error;
     const kept = await lastGoodAnswer(key);
     if (kept === undefined) throw error;
+    failedFetches.set(key, code as StaleReason);
     return servedStale(kept, code as StaleReason);
   }
 

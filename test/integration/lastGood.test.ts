@@ -195,6 +195,55 @@ describe('last good answers when the whole site fails', () => {
   });
 });
 
+describe('during an outage', () => {
+  it('answers a key whose fetch just failed from its last good answer without asking the upstream again for 10 s', async () => {
+    const clock = manualClock();
+    const stack = await instance(newDataDir(), clock);
+    await get(stack, '/catalog/ongoing-series');
+    clock.offsetMs = 2 * DAY_MS;
+    site.setSiteDown('layout-change');
+    site.resetHits();
+    expect((await get(stack, '/catalog/ongoing-series')).body.meta.stale.reason).toBe('UPSTREAM_LAYOUT_CHANGED');
+    expect(site.hitCount()).toBe(1);
+    for (let i = 0; i < 5; i++) {
+      const again = await get(stack, '/catalog/ongoing-series');
+      expect(again.headers['x-cache']).toBe('STALE');
+      expect(again.body.meta.stale.reason).toBe('UPSTREAM_LAYOUT_CHANGED');
+    }
+    expect(site.hitCount()).toBe(1);
+    clock.offsetMs += 10_000;
+    expect((await get(stack, '/catalog/ongoing-series')).headers['x-cache']).toBe('STALE');
+    expect(site.hitCount()).toBe(2);
+    site.setSiteDown(null);
+    clock.offsetMs += 10_000;
+    const recovered = await get(stack, '/catalog/ongoing-series');
+    expect(recovered.headers['x-cache']).toBe('MISS');
+    expect(recovered.body.meta.stale).toBeUndefined();
+    expect(site.hitCount()).toBe(3);
+  });
+});
+
+describe('within the stale-while-revalidate window', () => {
+  it('drops an answer whose refresh finds the page gone, instead of serving it for the rest of the window', async () => {
+    const clock = manualClock();
+    const stack = await instance(newDataDir(), clock);
+    const path = `/catalog/series/${SERIES_SLUG}`;
+    expect((await get(stack, path)).headers['x-cache']).toBe('MISS');
+    clock.offsetMs = 3_600_000;
+    site.setFaults([{ kind: 'status', status: 404 }]);
+    expect((await get(stack, path)).headers['x-cache']).toBe('STALE');
+    let after = await get(stack, path);
+    for (let i = 0; i < 200 && after.status === 200; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      after = await get(stack, path);
+    }
+    expect(after.status).toBe(404);
+    site.clearFaults();
+    site.setSiteDown('unavailable');
+    expect((await get(stack, path)).body.error.code).toBe('UPSTREAM_ERROR');
+  });
+});
+
 describe('telling client authors', () => {
   it('explains on /docs and the landing page how long answers are kept and how to recognise a stale one', async () => {
     const stack = await instance(newDataDir(), manualClock(), { STALE_IF_ERROR_S: '172800' });

@@ -1,6 +1,7 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
 import type { AnyNode, Element } from 'domhandler';
 import type { Pagination } from '../contract/schemas.js';
+import { resolveHttpUrl } from './url.js';
 import { allMatches, elementText, firstMatches, type Matcher } from './walk.js';
 
 /** The page number a URL asks for: a `/page/N/` segment or `?page=N` / `?paged=N`; null when it names none. */
@@ -77,16 +78,10 @@ function linkedPage(
   numberless: number = fallback,
 ): number | null {
   if (link === undefined) return null;
-  const href = link.attribs['href']?.trim();
-  if (!href || href.startsWith('#') || /^javascript:/i.test(href)) return fallback >= 1 ? fallback : null;
-  let target: URL;
-  try {
-    // hpage links are relative query strings (`?page=3&order=popular`): resolve them against
-    // this page's URL, never the site root.
-    target = new URL(href, pageUrl);
-  } catch {
-    return fallback >= 1 ? fallback : null;
-  }
+  // hpage links are relative query strings (`?page=3&order=popular`): resolved against this
+  // page's URL, never the site root.
+  const target = resolveHttpUrl(link.attribs['href'], pageUrl);
+  if (target === null) return fallback >= 1 ? fallback : null;
   return pageNumberOf(target) ?? numberless;
 }
 

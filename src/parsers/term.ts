@@ -3,6 +3,7 @@ import type { AnyNode } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
 import { within } from './scope.js';
 import { cleanText } from './text.js';
+import { decodedPathSegment } from './url.js';
 
 /** The path segment before a term's slug: `/genres/{slug}/`, `/studio/{slug}/`, … */
 export type Taxonomy = 'genres' | 'studio' | 'network' | 'country' | 'season';
@@ -27,13 +28,5 @@ export function termOfPage(
   const at = segments.indexOf(taxonomy);
   const slug = at < 0 ? undefined : segments[at + 1];
   if (!name || slug === undefined) return null;
-  return { name, slug: decoded(slug), url: `${url.origin}/${segments.slice(0, at + 2).join('/')}/` };
-}
-
-function decoded(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
+  return { name, slug: decodedPathSegment(slug), url: `${url.origin}/${segments.slice(0, at + 2).join('/')}/` };
 }

@@ -1,12 +1,34 @@
+// C0 controls other than tab, line feed and carriage return, and the Unicode noncharacters
+// (U+FDD0–U+FDEF and the last two code points of every plane, U+FFFE and U+FFFF among them): XML
+// forbids most of them, so one such character in a title would make a whole Atom or RSS feed
+// ill-formed, and none of them is text a reader could see. The site serves them raw or as character
+// references (`&#1;`); the HTML parser decodes a reference to the character itself (or, for NUL and
+// surrogates, to U+FFFD as the HTML standard says), so dropping them from decoded text covers both.
+const NOT_TEXT = /[\0-\x08\x0B\x0C\x0E-\x1F\p{Noncharacter_Code_Point}]/gu;
+
+/**
+ * The site's text without the characters that are not text (above); everything else as it is.
+ * Every string a parser returns passes through it once, where the text or attribute is read:
+ * through `cleanText`, or through the link functions of url.ts for URLs and slugs.
+ */
+export function withoutNonText(text: string): string {
+  return text.replace(NOT_TEXT, '');
+}
+
 // What cleanText would change: two whitespace characters in a row, any whitespace but a plain
 // space, or a space at either end. Speed only: most texts have none, and the test is cheaper than
 // the replace and trim it spares; the answer is the same without it.
 const UNCLEAN_WHITESPACE = /\s\s|[^\S ]|^ | $/;
 
-/** Collapses every run of whitespace (nbsp included; JS `\s` covers it) to one space and trims. */
+/**
+ * The site's text as shown: without characters that are not text, every run of whitespace (nbsp
+ * included; JS `\s` covers it) collapsed to one space, trimmed. Dropping comes first, so that
+ * `a \x01 b` gives `a b`.
+ */
 export function cleanText(text: string | null | undefined): string {
   if (text === null || text === undefined) return '';
-  return UNCLEAN_WHITESPACE.test(text) ? text.replace(/\s+/g, ' ').trim() : text;
+  const kept = withoutNonText(text);
+  return UNCLEAN_WHITESPACE.test(kept) ? kept.replace(/\s+/g, ' ').trim() : kept;
 }
 
 /** "Ep 124", "Episode 12", "Eps 12.5" or a bare "124" → the number; anything else ("Movie") → null. */

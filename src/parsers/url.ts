@@ -1,12 +1,18 @@
 import type { Element } from 'domhandler';
+import { withoutNonText } from './text.js';
 
 /** Resolves `href` against the page it came from; null for empty, fragment-only, script or non-http links. */
 export function absoluteUrl(href: string | null | undefined, base: string): string | null {
   return resolveHttpUrl(href, base)?.href ?? null;
 }
 
-function resolveHttpUrl(href: string | null | undefined, base: string): URL | null {
-  const raw = href?.trim();
+/**
+ * `href` resolved against the page it came from, as a URL; null for empty, fragment-only, script
+ * or non-http links. Characters that are not text are dropped first, as from any text of the site:
+ * URL would otherwise keep them, percent-encoded, in the link and in the slug decoded from it.
+ */
+export function resolveHttpUrl(href: string | null | undefined, base: string): URL | null {
+  const raw = href === null || href === undefined ? undefined : withoutNonText(href).trim();
   if (!raw || raw.startsWith('#') || /^javascript:/i.test(raw)) return null;
   try {
     // Speed only: an absolute link (what WordPress prints) is parsed without its base, which changes nothing.
@@ -34,6 +40,8 @@ export function linkTarget(href: string | null | undefined, pageUrl: string): { 
 // or remove, so URL would print the link exactly as written whenever it prints the origin so
 // (`isCanonicalOrigin` keeps that true, and is what correctness rests on); every other link is
 // parsed. The segments before the slug are matched lazily, also for speed: an episode link has none.
+// A character that is not text matches neither the segments nor a canonical origin, so such a link
+// goes through resolveHttpUrl, which drops it.
 const PLAIN_PERMALINK = /^(https?:\/\/[^/]+)\/(?:[\w-]+\/)*?([\w-]+)\/?$/;
 
 function plainPermalink(href: string | null | undefined): { url: string; slug: string } | null {
@@ -68,10 +76,15 @@ function lastPathSegment(pathname: string): string | null {
   let end = pathname.length;
   while (end > 0 && pathname[end - 1] === '/') end--;
   const segment = pathname.slice(pathname.lastIndexOf('/', end - 1) + 1, end);
-  if (!segment) return null;
+  return segment ? decodedPathSegment(segment) : null;
+}
+
+/** A path segment percent-decoded (`l%C2%B2studio` → `l²studio`); as it is when it is not valid percent-encoding. */
+export function decodedPathSegment(segment: string): string {
   if (!segment.includes('%')) return segment;
   try {
-    return decodeURIComponent(segment);
+    // A percent-encoded control character or noncharacter (`%01`) decodes to one.
+    return withoutNonText(decodeURIComponent(segment));
   } catch {
     return segment;
   }
@@ -94,11 +107,12 @@ const LAZY_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-cfsrc'] as const;
 /** The real image URL of an `img` (its attributes are all it reads), absolute, or null when it only has placeholders. */
 export function imageUrl(img: Pick<Element, 'attribs'> | undefined, pageUrl: string): string | null {
   if (img === undefined) return null;
-  const candidates = [
-    ...LAZY_ATTRIBUTES.map((name) => img.attribs[name]),
-    largestSrcsetCandidate(img.attribs['srcset']),
-    img.attribs['src'],
-  ];
+  // Cleaned as read: the srcset grammar splits on whitespace, which includes some control characters.
+  const attribute = (name: string) => {
+    const value = img.attribs[name];
+    return value === undefined ? undefined : withoutNonText(value);
+  };
+  const candidates = [...LAZY_ATTRIBUTES.map(attribute), largestSrcsetCandidate(attribute('srcset')), attribute('src')];
   for (const candidate of candidates) {
     if (!candidate || isPlaceholderImage(candidate)) continue;
     const url = absoluteUrl(candidate, pageUrl);

@@ -1,8 +1,11 @@
 import Parser from 'rss-parser';
+import { SaxesParser } from 'saxes';
 
-// Reads a feed as a feed reader would, with a parser independent of the generator: rss-parser
-// (xml2js, a strict XML parser) for Atom and RSS, JSON.parse for JSON Feed. Every format comes
-// back as the same plain shape, so tests can compare the three and assert values.
+// Reads a feed as a feed reader would, with parsers independent of the generator: for Atom and
+// RSS, saxes checks that the document is well-formed XML 1.0 and rss-parser (xml2js) reads it;
+// JSON.parse for JSON Feed. Every format comes back as the same plain shape, so tests can compare
+// the three and assert values. xml2js alone is no judge of well-formedness: its sax parser accepts
+// control characters and noncharacters (raw `\x01` or U+FFFE) that XML forbids and readers reject.
 
 export interface ReadEntry {
   id: string;
@@ -60,8 +63,20 @@ const parser = new Parser<Omit<XmlFeed, 'items'>, XmlItem>({
 const hrefOf = (links: (Attributes | string)[] | undefined, rel: string) =>
   links?.find((link): link is Attributes => typeof link !== 'string' && link.$.rel === rel)?.$.href ?? '';
 
+/** Throws the first well-formedness error of an XML document (a character XML forbids, a bad reference, a tag left open). */
+export function assertWellFormedXml(text: string): void {
+  const parser = new SaxesParser();
+  let first: Error | undefined;
+  parser.on('error', (error) => {
+    first ??= error;
+  });
+  parser.write(text).close();
+  if (first !== undefined) throw new Error(`not well-formed XML: ${first.message}`);
+}
+
 export async function readFeed(text: string, format: 'atom' | 'rss' | 'json'): Promise<ReadFeed> {
   if (format === 'json') return readJsonFeed(text);
+  assertWellFormedXml(text);
   const feed = (await parser.parseString(text)) as unknown as XmlFeed;
   const atom = format === 'atom';
   return {

@@ -36,6 +36,8 @@ export type Fault = FaultScope &
     | { readonly kind: 'cut-off'; readonly fraction: number }
     /** About 1 MB of markup no real page has, in the page's main column (pages/pathological.ts). */
     | { readonly kind: 'pathological'; readonly shape: PathologicalShape }
+    /** Control characters and noncharacters, raw and as references, in every text of the page (pages/notText.ts). */
+    | { readonly kind: 'not-text' }
   );
 
 /**
@@ -70,6 +72,7 @@ export interface FaultPlan {
   /** Share of the page's characters sent; null sends it whole. */
   readonly cutOffAt: number | null;
   readonly pathological: PathologicalShape | null;
+  readonly notText: boolean;
 }
 
 function isTerminal(fault: Fault): fault is TerminalFault {
@@ -90,6 +93,7 @@ export function planFaults(faults: readonly Fault[]): FaultPlan {
     bytesPerSecond,
     cutOffAt: faults.find((fault) => fault.kind === 'cut-off')?.fraction ?? null,
     pathological: faults.find((fault) => fault.kind === 'pathological')?.shape ?? null,
+    notText: faults.some((fault) => fault.kind === 'not-text'),
   };
 }
 

@@ -6,6 +6,7 @@ import { FaultSet, planFaults, SITE_DOWN_FAULTS, type Fault, type FaultPlan, typ
 import { catalogSeries } from './largeCatalog.js';
 import { LiveCatalog } from './liveCatalog.js';
 import type { PageContext } from './pages/context.js';
+import { withNotText } from './pages/notText.js';
 import { pathologicalPage } from './pages/pathological.js';
 import { redesign } from './pages/redesign.js';
 import { challengeResponse, faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
@@ -134,6 +135,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`)) : ({ kind: 'notFound' } as const);
     const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
     let body = plan.redesign ? redesign(response.body) : response.body;
+    if (plan.notText) body = withNotText(body);
     if (plan.pathological !== null) body = pathologicalPage(body, plan.pathological);
     if (plan.cutOffAt !== null) body = body.slice(0, Math.floor(body.length * plan.cutOffAt));
     return { ...response, body };

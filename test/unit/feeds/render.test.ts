@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeedModel } from '../../../src/feeds/model.js';
 import { renderFeed } from '../../../src/feeds/render.js';
-import { readFeed } from '../../helpers/feedReader.js';
+import { assertWellFormedXml, readFeed } from '../../helpers/feedReader.js';
 
 const TITLES = [
   'Tom & Jerry’s <Battle> of the Nine Heavens Episode 12',
@@ -54,5 +54,21 @@ describe('renderFeed', () => {
   it('states the RSS ttl in whole minutes, rounded up', () => {
     const rss = renderFeed({ ...model, ttlSeconds: 90 }, 'rss', { self: 'https://api.example/feeds/latest.rss', baseUrl: 'https://api.example' });
     expect(rss).toContain('<ttl>2</ttl>');
+  });
+
+  // The parsers drop such characters from the site's text; the reader must be able to tell when one gets through.
+  it.each(['\u0001', '\u001b', '\u0000', '\ufffe', '\uffff'])('the test reader rejects a feed with %j in a title', async (character) => {
+    const dirty = { ...model, entries: [{ ...model.entries[0]!, title: `Soul${character}Land` }] };
+    for (const format of ['atom', 'rss'] as const) {
+      const xml = renderFeed(dirty, format, { self: `https://api.example/feeds/latest.${format}`, baseUrl: 'https://api.example' });
+      await expect(readFeed(xml, format)).rejects.toThrow(/not well-formed XML/);
+    }
+  });
+
+  it('the test reader rejects references to characters XML forbids, and tags left open', () => {
+    expect(() => assertWellFormedXml('<feed><title>a&#1;b</title></feed>')).toThrow(/not well-formed XML/);
+    expect(() => assertWellFormedXml('<feed><title>a&#xFFFE;b</title></feed>')).toThrow(/not well-formed XML/);
+    expect(() => assertWellFormedXml('<feed><title>ab</feed>')).toThrow(/not well-formed XML/);
+    expect(() => assertWellFormedXml('<feed><title>a&#9;b &amp; 斗罗 😀</title></feed>')).not.toThrow();
   });
 });

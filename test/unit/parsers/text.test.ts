@@ -1,5 +1,8 @@
+import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import { cleanText, parseEpisodeNumber, parseRating, parseReleaseDate } from '../../../src/parsers/text.js';
+import { streamListItems } from '../../../src/parsers/streamedItems.js';
+import { cleanText, parseEpisodeNumber, parseRating, parseReleaseDate, withoutNonText } from '../../../src/parsers/text.js';
+import { elementText } from '../../../src/parsers/walk.js';
 
 describe('cleanText', () => {
   it.each([
@@ -20,6 +23,46 @@ describe('cleanText', () => {
     [null, ''],
   ])('%j → %j', (input, expected) => {
     expect(cleanText(input)).toBe(expected);
+  });
+});
+
+describe('withoutNonText', () => {
+  it.each([
+    // Every C0 control but tab, LF and CR.
+    ['A\u0000B\u0001C\u0008D\u000bE\u000cF\u000eG\u001bH\u001fI', 'ABCDEFGHI'],
+    ['tab\tnew\nline\rkept', 'tab\tnew\nline\rkept'],
+    // The noncharacters: U+FDD0–U+FDEF and the last two code points of each plane.
+    ['a\ufdd0b\ufdefc\ufffed\uffffe', 'abcde'],
+    ['a\u{1fffe}b\u{1ffff}c\u{2fffe}d\u{10fffe}e\u{10ffff}f', 'abcdef'],
+    // Their neighbours are text: DEL, C1 controls, U+FDCF, U+FDF0, U+FFFD, U+FFFC, U+1FFFD, a lone surrogate's pair partner.
+    ['\u007f\u0085\ufdcf\ufdf0\ufffd\ufffc\u{1fffd}斗罗大陆 😀', '\u007f\u0085\ufdcf\ufdf0\ufffd\ufffc\u{1fffd}斗罗大陆 😀'],
+    ['', ''],
+  ])('%j → %j', (input, expected) => {
+    expect(withoutNonText(input)).toBe(expected);
+  });
+
+  it('comes before the whitespace collapse in cleanText, so a control between spaces leaves one space', () => {
+    expect(cleanText(' Soul \u0001 Land\u001b \ufffe')).toBe('Soul Land');
+  });
+});
+
+// How the HTML parsers decode references to such characters, raw and referenced, in text and in
+// attributes: to the character itself (then dropped), except NUL and surrogates, which the HTML
+// standard decodes to U+FFFD, a character like any other.
+describe('references to characters that are not text', () => {
+  const markup = 'A&#1;B&#x1b;C&#X1F;D&#0008;E&#xFFFE;F&#65535;G&#xfdd0;H&#x10FFFF;I&#1J\u0001K\u0000L&#0;M&#xD800;N';
+  const expected = 'ABCDEFGHIJKL\ufffdM\ufffdN';
+
+  it('in a tree (cheerio, htmlparser2), text and attribute alike', () => {
+    const $ = load(`<p title="${markup}">${markup}</p>`);
+    const p = $('p').get(0);
+    expect([elementText($, p), cleanText(p?.attribs['title'])]).toEqual([expected, expected]);
+  });
+
+  it('in a streamed list (entities), text and attribute alike', () => {
+    const streamed = streamListItems(`<ul><li><a title="${markup}">${markup}</a></li></ul>`, /<ul>/, { link: (el) => el.name === 'a' });
+    const link = streamed?.items[0]?.link;
+    expect([cleanText(link?.text), cleanText(link?.attribs['title'])]).toEqual([expected, expected]);
   });
 });
 

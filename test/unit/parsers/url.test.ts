@@ -50,6 +50,9 @@ describe('linkTarget', () => {
     ['https://anichin.cafe/seri/y/?ref=home', 'https://anichin.cafe/seri/y/?ref=home', 'y'],
     ['https://anichin.cafe/seri/y//', 'https://anichin.cafe/seri/y//', 'y'],
     ['/seri/y/', 'https://anichin.cafe/seri/y/', 'y'],
+    // Characters that are not text are dropped, not percent-encoded, and not decoded back into the slug.
+    ['h\u0001ttps://anichin.cafe/seri/soul\u001b-land\ufffe/', 'https://anichin.cafe/seri/soul-land/', 'soul-land'],
+    ['https://anichin.cafe/seri/soul%01-land%EF%BF%BE/', 'https://anichin.cafe/seri/soul%01-land%EF%BF%BE/', 'soul-land'],
   ])('%j → %s', (href, url, slug) => {
     expect(linkTarget(href, page)).toEqual({ url, slug });
   });
@@ -137,6 +140,8 @@ describe('imageUrl', () => {
     ['Photon ?resize= kept as the poster', '<img src="https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350">', 'https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350'],
     ['only a placeholder', '<img src="data:image/svg+xml,%3Csvg%3E%3C/svg%3E">', null],
     ['no source at all', '<img alt="x">', null],
+    ['a control character in a placeholder’s name', '<img data-src="/img/place\u0001holder.svg" src="/real.jpg">', 'https://anichin.cafe/real.jpg'],
+    ['control characters in srcset (VT and FF are whitespace to the grammar)', '<img srcset="/g-1\u000b50.jpg 150w, /g-3\u000c00.jpg 300w">', 'https://anichin.cafe/g-300.jpg'],
   ])('%s', (_, img, expected) => {
     expect(srcOf(img)).toBe(expected);
   });

@@ -58,7 +58,7 @@ export interface CatalogServiceDeps {
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
-  /** The cache's second level and one fetch per page across instances (src/shared/stores.ts picks it). */
+  /** Where answers are kept below the cache: DATA_DIR, and Redis for every instance (src/stores/index.ts picks it). */
   answers: AnswersStore;
   /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
   deadlineMs: number;
@@ -123,6 +123,10 @@ export function createCatalogService({
   const failedRefreshes = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX });
   // Keys whose fetch failed and whose last good answer stood in, and the code (FAILED_FETCH_MEMORY_MS).
   const failedFetches = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX, ttl: FAILED_FETCH_MEMORY_MS, perf: { now } });
+  // Since when answers come from the last good copies; cleared by the next answer fetched here.
+  let lastGoodState: LastGoodState | undefined;
+  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
+  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
   // Each input object's key is built once, for speed only (the cached-hit path asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -197,6 +201,7 @@ export function createCatalogService({
     return answers.load(key, fetchHere, { newerThan, onGiveUp }).then((answer) => {
       failedRefreshes.delete(key);
       failedFetches.delete(key);
+      if (fetchedHere.has(answer)) lastGoodState = undefined;
       return answer;
     });
   }
@@ -236,11 +241,6 @@ export function createCatalogService({
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
     return served(endpoint, input, key, found.answer, found.freshness);
   }
-
-  // Since when answers come from the last good copies; cleared by the next answer fetched here.
-  let lastGoodState: LastGoodState | undefined;
-  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
-  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
 
   /** The last good answer of `key` within STALE_IF_ERROR_S: the one in memory, else the one kept on disk (or in Redis). */
   async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
@@ -304,12 +304,8 @@ export function createCatalogService({
     } catch (error) {
       return afterFailure(key, error);
     }
-    if (fetchedHere.has(answer)) {
-      lastGoodState = undefined;
-      return { answer, cacheStatus: 'MISS' };
-    }
     // An answer kept here or by another instance: a hit (or stale, and refreshed).
-    const freshness = cache.freshness(answer);
+    const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 

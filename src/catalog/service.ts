@@ -82,12 +82,15 @@ export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
 const FAILED_PAGES_MAX = 1_000;
 /**
- * How long a key whose fetch failed, and whose last good answer stood in, keeps getting that answer
- * from the cached-hit path without a new try: a flood of requests during an outage then costs one
- * upstream attempt (or one parse of a changed layout) per key per period, and each answer no more
- * than a hit; a site that recovers is seen again within the period.
+ * A key whose fetch failed, and whose last good answer stood in, gets that answer from the
+ * cached-hit path from then on, and its page is tried again in the background at most this often,
+ * when the key is asked for: a flood of requests during an outage costs one upstream attempt (or one
+ * parse of a changed layout) per key per period, no request waits for it, and a site that recovers
+ * is seen again within the period.
  */
-export const FAILED_FETCH_MEMORY_MS = 10_000;
+export const FAILED_FETCH_RETRY_MS = 10_000;
+// Keys whose last good answer stands in, remembered at once; beyond it the oldest go the whole way again.
+const FAILED_FETCHES_MAX = 10_000;
 
 /**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
@@ -121,8 +124,8 @@ export function createCatalogService({
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
   // Keys whose last background refresh failed because of the upstream, and its code (see `served`).
   const failedRefreshes = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX });
-  // Keys whose fetch failed and whose last good answer stood in, and the code (FAILED_FETCH_MEMORY_MS).
-  const failedFetches = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX, ttl: FAILED_FETCH_MEMORY_MS, perf: { now } });
+  // Keys whose fetch failed and whose last good answer stood in: the code, and when the page was last tried.
+  const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
   // Since when answers come from the last good copies; cleared by the next answer fetched here.
   let lastGoodState: LastGoodState | undefined;
   // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
@@ -237,7 +240,7 @@ export function createCatalogService({
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
-    if (found === undefined) return standingIn(key);
+    if (found === undefined) return standingIn(endpoint, input, key);
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
     return served(endpoint, input, key, found.answer, found.freshness);
   }
@@ -268,14 +271,32 @@ export function createCatalogService({
     return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
   }
 
-  /** The last good answer of a key whose fetch failed moments ago, while it is in memory; undefined otherwise. */
-  function standingIn(key: string): CatalogResult | undefined {
-    const reason = failedFetches.get(key);
-    if (reason === undefined) return undefined;
+  /**
+   * The last good answer of a key whose fetch failed, while it is in memory and within
+   * STALE_IF_ERROR_S; undefined otherwise. Asked for FAILED_FETCH_RETRY_MS after the last try, its
+   * page is tried again in the background; the answer goes out meanwhile all the same.
+   */
+  function standingIn(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string): CatalogResult | undefined {
+    const failure = failedFetches.get(key);
+    if (failure === undefined) return undefined;
+    const at = now();
     const kept = cache.peek(key);
-    if (kept === undefined || kept.fetchedAt <= now() - staleIfErrorMs) return undefined;
+    if (kept === undefined || kept.fetchedAt <= at - staleIfErrorMs) {
+      failedFetches.delete(key);
+      return undefined;
+    }
+    if (at - failure.triedAt >= FAILED_FETCH_RETRY_MS) {
+      failure.triedAt = at;
+      cache.load(key, () => load(endpoint, input, key)).catch((error: unknown) => {
+        logger.warn({ err: error, key }, 'the page failed again; its last good answer still stands in');
+        const code = codeOf(error);
+        if (code === 'NOT_FOUND') void forget(key);
+        else if (STALE_REASONS.has(code)) failedFetches.set(key, { reason: code as StaleReason, triedAt: at });
+        else failedFetches.delete(key);
+      });
+    }
     onLookup('stale');
-    return servedStale(kept, reason);
+    return servedStale(kept, failure.reason);
   }
 
   /**
@@ -291,7 +312,7 @@ export function createCatalogService({
     if (!STALE_REASONS.has(code)) throw error;
     const kept = await lastGoodAnswer(key);
     if (kept === undefined) throw error;
-    failedFetches.set(key, code as StaleReason);
+    failedFetches.set(key, { reason: code as StaleReason, triedAt: now() });
     return servedStale(kept, code as StaleReason);
   }
 

@@ -33,7 +33,7 @@ afterEach(async () => {
 
 /** An instance on its own DATA_DIR, sharing Redis, once Redis is up for it. */
 async function instance(): Promise<TestStack> {
-  const stack = await startTestStack({ sharedSimulator: site, env: { REDIS_URL: redis.url, UPSTREAM_TIMEOUT_MS: '1000' }, now: clock.now });
+  const stack = await startTestStack({ sharedSimulator: site, env: { REDIS_URL: redis.url }, now: clock.now });
   stacks.push(stack);
   await redisIs(stack, 'up');
   return stack;

@@ -10,6 +10,7 @@ import { createCatalogService } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
+import { describeError } from './http/errorTable.js';
 import { withCachedHits } from './http/hitPath.js';
 import { catalogPreflight } from './http/middleware/corsPreflight.js';
 import { requestId } from './http/middleware/requestId.js';
@@ -76,6 +77,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,
+    codeOf: (error) => describeError(error).code,
+    onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
 
   const app = express();

@@ -10,6 +10,7 @@ import { createCatalogService } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
+import { describeError } from './http/errorTable.js';
 import { withCachedHits } from './http/hitPath.js';
 import { catalogPreflight } from './http/middleware/corsPreflight.js';
 import { requestId } from './http/middleware/requestId.js';
@@ -30,7 +31,7 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import { originRuleOf, type TrustProxy } from './http/requestOrigin.js';
+import { originRuleOf, requestOrigin, variesByHost, type TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
@@ -40,7 +41,6 @@ import { startCrawler } from './crawler/crawler.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
 import { createExportRouter } from './http/routes/export.js';
-import { requestOrigin } from './http/requestOrigin.js';
 
 export interface AppDeps {
   config: Config;
@@ -88,6 +88,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,
+    codeOf: (error) => describeError(error).code,
+    onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
 
   const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
@@ -150,8 +153,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     createExportRouter({
       files: catalogFiles,
       quota: catalogQuota,
-      origin: (req) => config.PUBLIC_URL ?? requestOrigin(req),
-      variesByHost: config.PUBLIC_URL === undefined,
+      origin: requestOrigin,
+      variesByHost: variesByHost(originRuleOf(app)),
     }),
   );
   // helmet's headers are for documents; the JSON API sets the one that applies to it.

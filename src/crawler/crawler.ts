@@ -57,6 +57,13 @@ export const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
 
 class SkipSeries extends Error {}
 
+/** The site failed and the catalog service answered with its last good copy: a failure to the crawler, which backs off. */
+class StoodIn extends Error {
+  constructor(reason: string) {
+    super(`the upstream failed (${reason}); only a last good copy was there`);
+  }
+}
+
 const endpointOf = (path: string): AnyEndpoint => endpoints.find((endpoint) => endpoint.path === path)!;
 /** The site's series list by the filter endpoint, newest update first: every series the site lists. */
 const LIST_ENDPOINT = endpointOf('/catalog/series');
@@ -102,7 +109,10 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     const input = endpoint.input.safeParse(raw);
     if (!input.success) throw new SkipSeries(`not a valid ${endpoint.path} request: ${JSON.stringify(raw)}`);
     const pass = index.progress().pass;
-    const { answer } = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt, 'background'));
+    const result = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt, 'background'));
+    // The last good copy standing in for a page the site failed to give: nothing was read.
+    if (result.staleReason !== undefined) throw new StoodIn(result.staleReason);
+    const { answer } = result;
     const body = JSON.parse(answer.body.toString('utf8')) as { data: T; pagination: { hasNextPage: boolean } | null };
     return { data: body.data, hasNextPage: body.pagination?.hasNextPage ?? false };
   }

@@ -28,7 +28,7 @@ export const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
 export async function startTestStack(
   options: {
     simulator?: SimulatorOptions;
-    /** A simulator already running, shared with another stack (a restart, a second instance); not closed with this stack. */
+    /** A simulator that outlives the stack (a restart of the service against the same site); not closed with it. */
     sharedSimulator?: Simulator;
     env?: Record<string, string>;
     upstream?: ResilientUpstreamClient;

@@ -6,6 +6,7 @@ import { badPagesSection } from './sections/badPages.js';
 import { crawlSection } from './sections/crawl.js';
 import { feedSection } from './sections/feeds.js';
 import { hitSection } from './sections/hit.js';
+import { lastGoodSection } from './sections/lastGood.js';
 import { memorySection } from './sections/memory.js';
 import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
@@ -29,6 +30,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   memory: memorySection,
   'bad-pages': badPagesSection,
   reports: reportConfirmationSection,
+  'last-good': lastGoodSection,
   crawl: crawlSection,
 };
 

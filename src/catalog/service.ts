@@ -18,6 +18,11 @@ export interface CatalogResult {
 }
 
 export interface CatalogService {
+  /**
+   * The cached answer as it stands (fresh, or stale), synchronously; undefined on a miss. Starts
+   * nothing: not even the refresh of a stale answer (for a request that may not be counted).
+   */
+  peek(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
   /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
   cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
   /**
@@ -37,7 +42,7 @@ export interface CatalogServiceDeps {
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
-  /** The cache's second level and one fetch per page across instances (src/shared/stores.ts picks it). */
+  /** The cache's second level and one fetch per page across instances (src/stores/index.ts picks it). */
   answers: SharedAnswers;
   /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
   deadlineMs: number;
@@ -72,7 +77,7 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
   const fetchedHere = new WeakSet<CatalogAnswer>();
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
-  // Each input object's key is built once, for speed only (the cached-hit path asks with the same
+  // Each input object's key is built once, for speed only (the door asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
   const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>): string => {
@@ -158,6 +163,11 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     return { answer, cacheStatus: 'STALE' };
   }
 
+  function peek(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
+    const found = cache.lookup(keyOf(endpoint, input));
+    return found && { answer: found.answer, cacheStatus: found.freshness === 'fresh' ? 'HIT' : 'STALE' };
+  }
+
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
@@ -175,5 +185,5 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
-  return { cached, fetch };
+  return { peek, cached, fetch };
 }

@@ -27,7 +27,7 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import { addressOf, originOf, type TrustProxy } from './http/requestOrigin.js';
+import { addressOf, originRuleOf, type TrustProxy } from './http/requestOrigin.js';
 import { catalogResource } from './http/resources/catalog.js';
 import { feedResource } from './http/resources/feeds.js';
 import { createStatusRouter } from './http/routes/status.js';
@@ -83,7 +83,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Repeated parameters arrive as arrays, so "page=1&page=2" can be refused rather than guessed.
   app.set('query parser', 'simple');
   app.set('trust proxy', config.TRUST_PROXY);
-  // Express's req.ip and req.protocol rules, compiled once from TRUST_PROXY, for the door too.
+  // Links in pages, feeds and /openapi.json are built on it when set (requestOrigin.ts).
+  app.set('public url', config.PUBLIC_URL);
+  // Express's req.ip rule, compiled once from TRUST_PROXY, for the door too.
   const trustProxy = app.get('trust proxy fn') as TrustProxy;
   const clientAddress: ClientAddress = (req) => addressOf(req, trustProxy);
   const quota = apiQuota(config, clientAddress, shared.quota('quota:api:'));
@@ -115,7 +117,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(createServiceRouter({ upstream, metrics, redis }));
   app.use(createStatusRouter(status, now));
   app.use(createOpenApiRouter(config));
-  app.use(createPagesRouter(config, reports, reportQuota));
+  app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));
   if (config.ADMIN_TOKEN) app.use(createAdminRouter(reports, config.ADMIN_TOKEN));
   app.use(notFoundHandler);
@@ -125,7 +127,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // The API's door, in front of Express: one entry per kind of resource. Only the API counts
   // against this quota: pages, static files, /health and CORS preflights never do.
   const listener = createDoor(app, {
-    resources: [catalogResource(catalog, now), feedResource(feeds, (req) => originOf(req, trustProxy), now)],
+    resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now)],
     quota,
     logger,
     metrics,

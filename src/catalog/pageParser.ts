@@ -1,8 +1,10 @@
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
-import { UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
+import { ServiceBusyError, UpstreamUnreadablePageError } from '../upstream/errors.js';
+import { CONNECTION_TURNS } from '../upstream/connectionTurns.js';
 import type { AnyEndpoint } from './endpoints/index.js';
 import type { ParseOutcome, ParseTask } from './parseTask.js';
 
@@ -10,7 +12,7 @@ import type { ParseOutcome, ParseTask } from './parseTask.js';
 // event loop: htmlparser2's open-element stack makes deep nesting quadratic, and tag patterns that
 // rescan unclosed markup are too, so no pre-scan short of parsing could vouch for a page. A parse
 // that passes the deadline has its thread stopped and the request gets a typed error; /health and
-// cached hits never wait on it. Piscina keeps the pool (a stopped thread is replaced).
+// cached hits never wait on it. Piscina keeps the pool (a stopped thread is replaced) and its queue.
 
 /**
  * How long one page may take to parse, from when its thread starts it: a real 300 KB page takes
@@ -18,17 +20,32 @@ import type { ParseOutcome, ParseTask } from './parseTask.js';
  * that passes it is remembered as failed.
  */
 export const PARSE_DEADLINE_MS = 2000;
-// How long a page may wait for a thread: parses ahead of it end within their deadline, but a thread
-// that replaces a stopped one first loads the parsers, which is not the page's time.
-const PARSE_WAIT_MS = 5000;
 // How long the first pages wait for the process's first thread to load the parsers (a fraction of
 // a second on a quiet machine; several seconds from the TypeScript sources on a loaded one).
 const THREAD_LOAD_WAIT_MS = 30_000;
-// One thread, kept loaded; a stopped thread is replaced. A page held to its deadline delays the
-// misses queued behind it, never /health or a cached answer, and a second thread cost a second heap
-// in every instance's memory. A bound on the thread's heap turns a page that would need more into an
-// error of that page, not of the process.
-const THREADS = 1;
+// A thread per core, kept loaded; a stopped thread is replaced. A page held to its deadline then
+// holds one thread, not every miss, and never /health or a cached answer. At most 4: each thread
+// costs a heap of up to THREAD_HEAP_MB + THREAD_YOUNG_HEAP_MB, and 4 threads parse far more pages
+// a second than the upstream connections (CONNECTION_TURNS) can fetch from a real site. A bound on
+// each thread's heap turns a page that would need more into an error of that page, not of the process.
+const MAX_THREADS = 4;
+const THREADS = Math.min(availableParallelism(), MAX_THREADS);
+/**
+ * Pages that may wait for a thread, per thread. A fetched page is parsed however long it waits (the
+ * wait is ours, not the page's), so the bound is on how many wait: a search or listing page parses
+ * in a few ms, so a full queue drains in well under a second; only pages held to their deadline make
+ * it longer, and each such page is remembered as failed. A miss that would find the queue full is
+ * refused before its fetch (checkParseRoom), so the site is not asked for a page we cannot parse.
+ */
+const QUEUED_PAGES_PER_THREAD = 32;
+const MAX_QUEUED_PAGES = THREADS * QUEUED_PAGES_PER_THREAD;
+/**
+ * Room beyond MAX_QUEUED_PAGES for pages whose fetch was admitted before the queue filled: at most
+ * one per upstream connection, so no fetched page is refused.
+ */
+const QUEUE_ROOM_FOR_FETCHED = CONNECTION_TURNS.turns;
+/** Retry-After of a full parse queue: it drains within a second or so. */
+const PARSE_BUSY_RETRY_AFTER_SECONDS = 1;
 // A real page's tree is a few MB (the long episode lists are streamed, not built); a looser bound
 // lets the thread's heap, and so the process's memory, grow far past what a page needs. A young
 // generation much smaller than this makes the thread collect garbage through every long page.
@@ -77,30 +94,38 @@ export function warmPageParser(): Promise<void> {
   return ready;
 }
 
+const parseBusy = (why: string) => new ServiceBusyError(`${why}; this service's parse threads are all busy`, PARSE_BUSY_RETRY_AFTER_SECONDS);
+
 /**
- * The endpoint's parse of one page, on a worker thread, within PARSE_DEADLINE_MS. Throws the
- * parser's typed errors, and UpstreamUnreadablePageError for a page not parsed within the deadline
- * or the thread's memory bound.
+ * Throws ServiceBusyError when MAX_QUEUED_PAGES pages already wait for a parse thread: a miss asks
+ * before it fetches, so that the site is not asked for a page that could not be parsed soon.
+ */
+export function checkParseRoom(): void {
+  if (threads().queueSize >= MAX_QUEUED_PAGES) throw parseBusy(`${MAX_QUEUED_PAGES} pages already wait for a parse thread`);
+}
+
+/**
+ * The endpoint's parse of one page, on a worker thread, within PARSE_DEADLINE_MS from when a thread
+ * starts it; the wait in the queue before is not the page's. Throws the parser's typed errors,
+ * UpstreamUnreadablePageError for a page not parsed within the deadline or the thread's memory
+ * bound, and ServiceBusyError when the queue is full or the threads did not load.
  */
 export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: string, input: Record<string, unknown>): Promise<ParsedAnswer> {
   if (!loaded && !(await Promise.race([warmPageParser().then(() => true), sleep(THREAD_LOAD_WAIT_MS, false, { ref: false })])))
-    throw new UpstreamTimeoutError(`The parse thread did not load within ${THREAD_LOAD_WAIT_MS} ms`, pageUrl);
+    throw parseBusy(`The parse threads did not load within ${THREAD_LOAD_WAIT_MS} ms`);
+  // Counted here, not by piscina's maxQueue, which does not count tasks that carry an abort signal.
+  if (threads().queueSize >= MAX_QUEUED_PAGES + QUEUE_ROOM_FOR_FETCHED)
+    throw parseBusy(`${MAX_QUEUED_PAGES + QUEUE_ROOM_FOR_FETCHED} pages already wait for a parse thread`);
   const deadline = new AbortController();
-  let timer = setTimeout(() => deadline.abort(), PARSE_WAIT_MS);
+  let timer: NodeJS.Timeout | undefined;
   const { port1: started, port2 } = new MessageChannel();
-  let running = false;
   started.once('message', () => {
-    running = true;
-    clearTimeout(timer);
     timer = setTimeout(() => deadline.abort(), PARSE_DEADLINE_MS);
   });
   let outcome: ParseOutcome;
   try {
     outcome = await threads().run({ endpointPath: endpoint.path, html, pageUrl, input, started: port2 }, { signal: deadline.signal, transferList: [port2] });
   } catch (error) {
-    // Never started: the thread was busy (the page is not to blame, and is not remembered as failed).
-    if (deadline.signal.aborted && !running)
-      throw new UpstreamTimeoutError(`The page waited over ${PARSE_WAIT_MS} ms for a parse thread`, pageUrl, { cause: error });
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
       throw new UpstreamUnreadablePageError(`The page was not parsed within ${PARSE_DEADLINE_MS} ms and ${THREAD_HEAP_MB} MB`, pageUrl, 'unparsable', {
         cause: error,

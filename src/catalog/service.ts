@@ -8,7 +8,7 @@ import type { SharedAnswers } from './answersStore.js';
 import type { CatalogAnswer } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
-import { parsePage } from './pageParser.js';
+import { checkParseRoom, parsePage } from './pageParser.js';
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
@@ -92,6 +92,8 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
   async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogAnswer> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
     const typedInput = input as never;
+    // No fetch for a page that could not be parsed soon: the site is not asked for nothing.
+    checkParseRoom();
     const started = performance.now();
     const page = await fetchPage(endpoint, typedInput);
     const durationMs = Math.round(performance.now() - started);

@@ -23,8 +23,8 @@ export interface Representation {
   etag: string;
   /** An HTTP date, for If-Modified-Since; only where the resource has a date of its own (a feed). */
   lastModified?: string;
-  /** X-Cache, Age and Cache-Control (cacheHeaders), names and values in turn. */
-  cacheHeaders: readonly string[];
+  /** Its own headers, names and values in turn: X-Cache, Age and Cache-Control (cacheHeaders), Vary… */
+  headers: readonly string[];
   /** The X-Cache value, for the log line. */
   cacheStatus: string;
   /** What the upstream did, on a miss, for the log line. */
@@ -51,7 +51,7 @@ export const isConditional = (req: IncomingMessage) => req.headers['if-none-matc
  * for speed only (Node then formats it as it is, without a header map built one `setHeader` at a time).
  */
 export function writeRepresentation(req: IncomingMessage, res: ServerResponse, representation: Representation, head: string[]): void {
-  head.push(...representation.cacheHeaders, 'ETag', representation.etag);
+  head.push(...representation.headers, 'ETag', representation.etag);
   if (representation.lastModified !== undefined) head.push('Last-Modified', representation.lastModified);
   if (isFresh(req, representation)) {
     res.writeHead(304, head);

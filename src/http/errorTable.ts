@@ -4,6 +4,7 @@ import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
 import type { ReportCategory } from '../reports/schema.js';
 import {
   type BlockReason,
+  ServiceBusyError,
   UpstreamBadResponseError,
   UpstreamBlockedError,
   UpstreamMovedError,
@@ -122,6 +123,13 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
     code: 'UPSTREAM_UNAVAILABLE',
     reportCategory: 'api-down',
     message: (error) => `The upstream site keeps failing, so this service is giving it a short pause. Retry after ${error.retryAfterSeconds} seconds.`,
+    headers: retryAfter,
+  }),
+  answers(ServiceBusyError, {
+    code: 'SERVICE_BUSY',
+    reportCategory: 'slow',
+    message: (error) =>
+      `This service is too busy to take the request right now (its own queue is full; the upstream site is not to blame). Retry after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(UpstreamTimeoutError, {

@@ -23,9 +23,12 @@ import {
 import { requestHeaders } from './headers.js';
 import { createHostPauses } from './hostPause.js';
 import { createHttpTransport } from './http.js';
+import { CONNECTION_TURNS, createConnectionTurns, type ConnectionTurnsOptions, type FetchPriority } from './connectionTurns.js';
 import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
 import type { OriginStore, SharedOrigin } from './originStore.js';
 import { createOriginPool } from './origins.js';
+
+export type { FetchPriority } from './connectionTurns.js';
 
 export interface UpstreamPage {
   /** The URL that finally answered (after same-origin redirects), on the origin that served it. */
@@ -39,8 +42,12 @@ export interface UpstreamPage {
 export interface UpstreamClient {
   /** The origin pages are fetched from now. */
   readonly origin: string;
-  /** Fetches one page (path plus query, e.g. "/ongoing/page/2/") within the page deadline. */
-  fetchPage(path: string): Promise<UpstreamPage>;
+  /**
+   * Fetches one page (path plus query, e.g. "/ongoing/page/2/") within the page deadline, which
+   * starts when a connection is free. Throws ServiceBusyError when none comes free in time; a
+   * background fetch waits while any user's fetch waits.
+   */
+  fetchPage(path: string, options?: { priority?: FetchPriority }): Promise<UpstreamPage>;
 }
 
 export interface ResilientUpstreamClient extends UpstreamClient {
@@ -53,15 +60,15 @@ export interface ResilientUpstreamClient extends UpstreamClient {
 export interface UpstreamClientOptions {
   /** Ordered origins (UPSTREAM_BASE_URLS). */
   origins: readonly string[];
-  /** Deadline for one page: retries, solves, failover and queueing included. */
+  /** Deadline for one page, from when it gets a connection: retries, solves and failover included. */
   timeoutMs: number;
   /** Where the adopted origin is kept across restarts. */
   originFile: OriginStore;
   logger: Logger;
   metrics?: Metrics;
   solver?: ChallengeSolver | null;
-  /** Concurrent connections per upstream host, so that we stay polite. */
-  maxConnectionsPerHost?: number;
+  /** How many page fetches run at once, and how long and how many others may wait (CONNECTION_TURNS by default). */
+  connections?: Partial<ConnectionTurnsOptions>;
   /** Retries after the first attempt, on network errors and 5xx only. */
   maxRetries?: number;
   breakerThreshold?: number;
@@ -79,6 +86,7 @@ const MAX_REDIRECTS = 3;
 const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
 /** A firewall block will not lift soon; a retry in seconds would only annoy it. */
 const FIREWALL_RETRY_AFTER_SECONDS = 300;
+
 
 /** Builds the client the configuration describes, solver included. */
 export function createUpstreamClientFromConfig(
@@ -134,7 +142,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
     origin: options.origins[0] ?? '',
     solver: { kind: solver?.kind ?? 'off', available: solver !== null },
   });
-  const http = createHttpTransport({ maxConnectionsPerHost: options.maxConnectionsPerHost ?? 4 });
+  const connections = { ...CONNECTION_TURNS, ...options.connections };
+  const turns = createConnectionTurns(connections);
+  // Each page fetch sends one request at a time, so the agent never queues behind the turns.
+  const http = createHttpTransport({ maxConnectionsPerHost: connections.turns });
   const gate: ChallengeGate = createChallengeGate({
     solver,
     monitor,
@@ -168,8 +179,19 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
   const deadline = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);
   const failovers = new Map<string, Promise<string | null>>();
 
-  async function fetchPage(path: string): Promise<UpstreamPage> {
+  async function fetchPage(path: string, { priority = 'user' }: { priority?: FetchPriority } = {}): Promise<UpstreamPage> {
     recheckEarlierOrigins();
+    // The wait for a turn is ours: its refusal (ServiceBusyError) reaches neither the breaker nor the monitor.
+    const release = await turns.take(priority);
+    try {
+      return await fetchInTurn(path);
+    } finally {
+      release();
+    }
+  }
+
+  /** One page fetch holding its turn: the page deadline starts here, when the request can be sent. */
+  async function fetchInTurn(path: string): Promise<UpstreamPage> {
     const startUrl = new URL(path, pool.current()).href;
     const deadlineAt = Date.now() + options.timeoutMs;
     let solving = false;
@@ -248,13 +270,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
   function recheckEarlierOrigins(): void {
     const due = pool.dueForRecheck();
     if (due.length === 0) return;
-    const state: PageFetch = { signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
     void (async () => {
-      for (const origin of due) {
-        if (await validates(origin, state)) {
-          await pool.adopt(origin, 'it answers like the catalog again');
-          return;
+      // Background work: it waits for users' fetches, and when it gets no turn it waits for the next interval.
+      const release = await turns.take('background').catch(() => null);
+      if (release === null) return;
+      const state: PageFetch = { signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
+      try {
+        for (const origin of due) {
+          if (await validates(origin, state)) {
+            await pool.adopt(origin, 'it answers like the catalog again');
+            return;
+          }
         }
+      } finally {
+        release();
       }
     })();
   }

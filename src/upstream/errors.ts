@@ -110,3 +110,18 @@ export class UpstreamUnreadablePageError extends UpstreamError {
     super(message, url, options);
   }
 }
+
+/**
+ * This service's own queue in front of the upstream (a connection) or of the parse (a thread) is
+ * full right now. Not an UpstreamError: the site is not to blame, so neither the breaker nor the
+ * upstream's health hears of it.
+ */
+export class ServiceBusyError extends Error {
+  override readonly name = 'ServiceBusyError';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}

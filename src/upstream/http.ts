@@ -10,8 +10,9 @@ export interface HttpTransport {
 
 export function createHttpTransport(options: { maxConnectionsPerHost: number }): HttpTransport {
   const maxSockets = options.maxConnectionsPerHost;
-  // The agents' maxSockets is the per-host concurrency cap: further requests queue for a socket,
-  // and the page deadline's abort signal takes them out of that queue.
+  // The client's connection turns decide how many requests run (connectionTurns.ts); maxSockets,
+  // sized to match, is only the backstop, so that nothing waits in the agent's own queue, where a
+  // wait would be spent out of the page's deadline.
   const instance = axios.create({
     httpAgent: new http.Agent({ keepAlive: true, maxSockets }),
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets }),

@@ -9,6 +9,7 @@ import { memorySection } from './sections/memory.js';
 import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
 import { parseSection } from './sections/parse.js';
+import { parseQueueSection } from './sections/parseQueue.js';
 import { reportConfirmationSection } from './sections/reportConfirmation.js';
 import { singleFlightSection } from './sections/singleFlight.js';
 import { staleWhileRevalidateSection } from './sections/staleWhileRevalidate.js';
@@ -20,6 +21,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   'status-flood': statusFloodSection,
   feeds: feedSection,
   parse: parseSection,
+  'parse-queue': parseQueueSection,
   miss: missSection,
   'single-flight': singleFlightSection,
   swr: staleWhileRevalidateSection,

@@ -17,7 +17,7 @@ export function catalogResource(catalog: CatalogService, now: () => number): Api
     body: result.answer.body,
     contentType: JSON_TYPE,
     etag: result.answer.etag,
-    cacheHeaders: cacheHeaders(result, now()),
+    headers: cacheHeaders(result, now()),
     cacheStatus: result.cacheStatus,
     upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
   });

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http';
+import type { CatalogResult } from '../../catalog/service.js';
 import { FEED_FORMATS, type FeedFormat, type FeedModel } from '../../feeds/model.js';
 import type { FeedLocation } from '../../feeds/render.js';
 import type { FeedService, RenderedFeed } from '../../feeds/service.js';
 import type { FeedDefinition } from '../../feeds/table.js';
-import type { CatalogResult } from '../../catalog/service.js';
 import { cacheHeaders, type Representation } from '../apiAnswer.js';
 import { resolveFeedRequest } from '../feedRequest.js';
+import { originOf, variesByHost, type OriginRule } from '../requestOrigin.js';
 import type { ApiResource } from './resource.js';
 
 export interface ResolvedFeedRequest {
@@ -14,25 +15,27 @@ export interface ResolvedFeedRequest {
   input: Record<string, unknown>;
 }
 
-/**
- * /feeds/*: each feed in Atom, RSS and JSON Feed, built from the catalog answer it is made of (so
- * from its cache, or one upstream fetch). A feed names its own URL: the client's origin
- * (`originOf`) and the path, without the query.
- */
 // The log line and the metrics name a feed by its path with the extension as a parameter.
 const routeOf = (feed: FeedDefinition) => `${feed.path}.{format}`;
 
-export function feedResource(feeds: FeedService, originOf: (req: IncomingMessage) => string, now: () => number): ApiResource<ResolvedFeedRequest> {
+/**
+ * /feeds/*: each feed in Atom, RSS and JSON Feed, built from the catalog answer it is made of (so
+ * from its cache, or one upstream fetch). A feed names its own URL: the service's origin
+ * (`originOf`) and the path, without the query.
+ */
+export function feedResource(feeds: FeedService, origin: OriginRule, now: () => number): ApiResource<ResolvedFeedRequest> {
+  // Its links are on the origin: a shared cache must not hand a feed built for a forged Host to anyone else.
+  const vary = variesByHost(origin) ? ['Vary', 'Host'] : [];
   const location = (req: IncomingMessage, pathname: string): FeedLocation => {
-    const origin = originOf(req);
-    return { self: `${origin}${pathname}`, baseUrl: origin };
+    const base = originOf(req, origin);
+    return { self: `${base}${pathname}`, baseUrl: base };
   };
   const representation = (result: CatalogResult, model: FeedModel, format: FeedFormat, rendered: RenderedFeed): Representation => ({
     body: rendered.body,
     contentType: FEED_FORMATS[format].mediaType,
     etag: rendered.etag,
     lastModified: model.updated.toUTCString(),
-    cacheHeaders: cacheHeaders(result, now()),
+    headers: [...cacheHeaders(result, now()), ...vary],
     cacheStatus: result.cacheStatus,
     upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
   });

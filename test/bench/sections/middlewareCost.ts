@@ -57,7 +57,7 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
         writeRepresentation(
           req,
           res,
-          { body: answer.answer.body, contentType: 'application/json; charset=utf-8', etag: answer.answer.etag, cacheHeaders: cacheHeaders(answer, Date.now()), cacheStatus: 'HIT' },
+          { body: answer.answer.body, contentType: 'application/json; charset=utf-8', etag: answer.answer.etag, headers: cacheHeaders(answer, Date.now()), cacheStatus: 'HIT' },
           [...API_HEADERS, 'X-Request-Id', 'x'],
         ),
     ],

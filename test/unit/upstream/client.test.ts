@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createFileOrigin } from '../../../src/stores/origin/file.js';
-import { createUpstreamClient } from '../../../src/upstream/client.js';
+import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/upstream/client.js';
 import { unshared } from '../../helpers/upstreamClient.js';
 import {
   UpstreamBadResponseError,
@@ -29,7 +29,7 @@ async function serve(handler: NonNullable<Handler>): Promise<string> {
 /** A WordPress page: anything else is a suspect answer (a parked domain). */
 const wordpress = (text: string) => `<html><head><link rel="stylesheet" href="/wp-content/themes/x.css"></head><body>${text}</body></html>`;
 
-function clientFor(origin: string, options: { timeoutMs: number; maxConnectionsPerHost?: number }) {
+function clientFor(origin: string, options: Pick<UpstreamClientOptions, 'timeoutMs' | 'connections'>) {
   return createUpstreamClient({
     origins: [origin],
     originFile: createFileOrigin(mkdtempSync(join(tmpdir(), 'upstream-client-'))),
@@ -124,7 +124,7 @@ describe('createUpstreamClient', () => {
     expect(calls).toBe(1);
   });
 
-  it('keeps at most maxConnectionsPerHost requests in flight to one host', async () => {
+  it('keeps at most `turns` requests in flight to one host, the others waiting their turn', async () => {
     let inFlight = 0;
     let peak = 0;
     const origin = await serve((_req, res) => {
@@ -135,7 +135,7 @@ describe('createUpstreamClient', () => {
         res.writeHead(200).end(wordpress('ok'));
       }, 50);
     });
-    const client = clientFor(origin, { timeoutMs: 5000, maxConnectionsPerHost: 2 });
+    const client = clientFor(origin, { timeoutMs: 5000, connections: { turns: 2 } });
     const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => client.fetchPage(`/p${i}`)));
     expect(pages.map((page) => page.html)).toEqual(Array(8).fill(wordpress('ok')));
     expect(peak).toBe(2);

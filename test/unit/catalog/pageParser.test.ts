@@ -1,0 +1,55 @@
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../../../src/catalog/endpoints/index.js';
+import { checkParseRoom, parsePage, warmPageParser } from '../../../src/catalog/pageParser.js';
+import { ServiceBusyError, UpstreamUnreadablePageError } from '../../../src/upstream/errors.js';
+import { pathologicalPage } from '../../simulator/pages/pathological.js';
+import { resolveRoute } from '../../simulator/router.js';
+import { answerRoute } from '../../simulator/site.js';
+import { VARIANTS } from '../../simulator/variant.js';
+
+// The parse queue: a page waits for a thread as long as it takes (the wait is ours, and the parse
+// deadline starts when a thread starts the page), and a full queue refuses at once as busy.
+
+const ORIGIN = 'http://127.0.0.1:4000';
+const SEARCH_URL = `${ORIGIN}/?s=a`;
+const search = endpoints.find((entry) => entry.path === '/catalog/search')!;
+const input = { q: 'a', page: 1 };
+
+function searchPage(): string {
+  const answer = answerRoute({ origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe }, resolveRoute(new URL(SEARCH_URL)));
+  if (!('html' in answer)) throw new Error('the simulator rendered no search page');
+  return answer.html;
+}
+
+const outcome = (parse: Promise<unknown>) =>
+  parse.then(
+    () => 'parsed',
+    (error: unknown) => (error instanceof ServiceBusyError ? 'busy' : error instanceof UpstreamUnreadablePageError ? 'unparsable' : String(error)),
+  );
+
+describe('the parse queue', () => {
+  it('parses every page that waited behind pages held to their deadline', async () => {
+    await warmPageParser();
+    const html = searchPage();
+    const hostile = pathologicalPage(html, 'deep-nesting');
+    // One hostile page per thread: every thread is held to its deadline while the rest wait.
+    const held = Array.from({ length: availableParallelism() }, () => outcome(parsePage(search, hostile, SEARCH_URL, input)));
+    const waiting = Array.from({ length: 20 }, () => outcome(parsePage(search, html, SEARCH_URL, input)));
+    expect(await Promise.all(held)).toEqual(Array(availableParallelism()).fill('unparsable'));
+    expect(await Promise.all(waiting)).toEqual(Array(20).fill('parsed'));
+  }, 30_000);
+
+  it('refuses as busy, at once, a page past its bound, and a miss is told before it fetches', async () => {
+    await warmPageParser();
+    const html = searchPage();
+    const parses = Array.from({ length: 300 }, () => outcome(parsePage(search, html, SEARCH_URL, input)));
+    expect(() => checkParseRoom()).toThrow(ServiceBusyError);
+    const outcomes = await Promise.all(parses);
+    const busy = outcomes.filter((result) => result === 'busy').length;
+    expect(busy).toBeGreaterThan(0);
+    expect(outcomes.filter((result) => result === 'parsed')).toHaveLength(300 - busy);
+    // Drained: room again.
+    expect(() => checkParseRoom()).not.toThrow();
+  }, 30_000);
+});

@@ -74,6 +74,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,
+    codeOf: (error) => describeError(error).code,
+    onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
 
   const app = express();

@@ -108,3 +108,26 @@ export function builtAtMostEvery<T>(periodMs: number, now: () => number): (build
     return last.value;
   };
 }
+
+/**
+ * `build`'s value, built after the call and shared by every call waiting for it, with builds
+ * started at least `minIntervalMs` apart (machine time, not a test's clock): for a body that must
+ * be fresh (each answer is built after its request arrived) but costs too much to build per
+ * request. A flood waits for the next build instead of adding builds; a lone request waits for
+ * none when the last build is older than the interval.
+ */
+export function pacedBuild<T>(minIntervalMs: number, build: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  return () => {
+    if (next === undefined) {
+      const wait = Math.max(0, lastStart + minIntervalMs - performance.now());
+      next = new Promise<void>((resolve) => setTimeout(resolve, wait)).then(() => {
+        next = undefined;
+        lastStart = performance.now();
+        return build();
+      });
+    }
+    return next;
+  };
+}

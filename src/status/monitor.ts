@@ -149,6 +149,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
           probeIntervalMs,
           apiSince: startedAt,
           endpoints: TABLE_PATHS,
+          lastGood: catalog.lastGood(),
         });
         built = { at, version, history };
         return history;

@@ -5,6 +5,7 @@ import { BenchReport } from './report.js';
 import { badPagesSection } from './sections/badPages.js';
 import { feedSection } from './sections/feeds.js';
 import { hitSection } from './sections/hit.js';
+import { lastGoodSection } from './sections/lastGood.js';
 import { memorySection } from './sections/memory.js';
 import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
@@ -28,6 +29,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   memory: memorySection,
   'bad-pages': badPagesSection,
   reports: reportConfirmationSection,
+  'last-good': lastGoodSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

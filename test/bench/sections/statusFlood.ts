@@ -12,7 +12,7 @@ const ROUNDS = 3;
 /**
  * The pages a client may flood without a quota, each with what it answers; /health first, the
  * cheapest answer of all, whose flood says what any flood costs on one event loop. The error
- * page is a browser's 404.
+ * page is a browser's 404; /metrics is for a scraper, but public too.
  */
 const FLOODS = [
   { name: '/health', path: '/health', status: 200 },
@@ -22,6 +22,7 @@ const FLOODS = [
   { name: 'landing /', path: '/', status: 200 },
   { name: '/report', path: '/report', status: 200 },
   { name: 'error page', path: '/no-such-page', status: 404, headers: { accept: 'text/html' } },
+  { name: '/metrics', path: '/metrics', status: 200 },
 ] as const;
 
 type FloodName = (typeof FLOODS)[number]['name'];

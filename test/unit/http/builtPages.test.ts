@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtAtMostEvery, builtOncePerKey, MarkedText, OriginBodies } from '../../../src/http/builtPages.js';
+import { builtAtMostEvery, builtOncePerKey, MarkedText, OriginBodies, pacedBuild } from '../../../src/http/builtPages.js';
 
 describe('builtAtMostEvery', () => {
   it('builds once per period, shares a build under way, and builds again after the period', async () => {
@@ -73,5 +73,34 @@ describe('OriginBodies', () => {
   it('with PUBLIC_URL builds one body on it, whatever origin is asked for', async () => {
     const bodies = await OriginBodies.build({ trustProxy: noProxy, publicUrl: 'https://api.example' }, (origin) => `<p>${origin}</p>`);
     expect(bodies.for('http://forged.test').toString()).toBe('<p>https://api.example</p>');
+  });
+});
+
+describe('pacedBuild', () => {
+  it('builds after the call, shares one build among the calls waiting for it, and paces the next', async () => {
+    const state = { counter: 0, builds: 0 };
+    const latest = pacedBuild(50, async () => {
+      state.builds += 1;
+      return state.counter;
+    });
+    const burst = Array.from({ length: 20 }, () => latest());
+    // A change made after the calls, before the build runs, is in their answer: never stale.
+    state.counter = 1;
+    expect(await Promise.all(burst)).toEqual(Array(20).fill(1));
+    const second = Array.from({ length: 20 }, () => latest());
+    state.counter = 2;
+    expect(await Promise.all(second)).toEqual(Array(20).fill(2));
+    expect(state.builds).toBe(2);
+  });
+
+  it('passes a failed build to its callers and builds again for the next', async () => {
+    let fail = true;
+    const latest = pacedBuild(10, async () => {
+      if (fail) throw new Error('registry broken');
+      return 'metrics';
+    });
+    await expect(latest()).rejects.toThrow('registry broken');
+    fail = false;
+    expect(await latest()).toBe('metrics');
   });
 });

@@ -29,11 +29,16 @@ import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
 import { addressOf, originRuleOf, type TrustProxy } from './http/requestOrigin.js';
 import { catalogResource } from './http/resources/catalog.js';
+import { exportResource } from './http/resources/export.js';
 import { feedResource } from './http/resources/feeds.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
 import { createSharedStores } from './stores/index.js';
+import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
+import { startCrawler } from './crawler/crawler.js';
+import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
+import { createCatalogFiles } from './export/catalogFiles.js';
 
 export interface AppDeps {
   config: Config;
@@ -49,9 +54,16 @@ export interface AppDeps {
 }
 
 /**
- * The service as one request listener, like an Express app: the Express app behind the API's door. `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
+ * The service as one request listener, like an Express app: the Express app behind the API's door.
+ * `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
  */
-export type App = RequestListener & { express: Express; listen(port: number, host?: string): Server; close(): Promise<void> };
+export type App = RequestListener & {
+  express: Express;
+  /** The crawler's local catalog, as the title search and the status page read it. */
+  localCatalog: LocalCatalog;
+  listen(port: number, host?: string): Server;
+  close(): Promise<void>;
+};
 
 /** Assembles the app without listening, so tests drive it with supertest. */
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
@@ -78,6 +90,23 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     codeOf: (error) => describeError(error).code,
     onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
+
+  const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
+  const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
+  const crawler = config.CRAWL_ENABLED
+    ? startCrawler({
+        catalog,
+        index: catalogIndex,
+        lock: shared.crawlLock,
+        intervalMs: config.CRAWL_INTERVAL_MS,
+        updateEveryMs: config.CRAWL_UPDATE_S * 1000,
+        fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
+        now,
+        logger,
+        onStep: onCrawlStep,
+      })
+    : undefined;
+  const catalogFiles = createCatalogFiles({ index: catalogIndex, enabled: config.CRAWL_ENABLED, source: () => upstream.origin });
 
   const app = express();
   app.disable('x-powered-by');
@@ -118,7 +147,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createServiceRouter({ upstream, metrics, redis }));
-  app.use(createStatusRouter(status, now));
+  app.use(createStatusRouter(status, now, catalogIndex.state));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));
@@ -130,7 +159,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // The API's door, in front of Express: one entry per kind of resource. Only the API counts
   // against this quota: pages, static files, /health and CORS preflights never do.
   const listener = createDoor(app, {
-    resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now)],
+    resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now), exportResource(catalogFiles, originRuleOf(app))],
     quota,
     logger,
     metrics,
@@ -138,10 +167,12 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   });
   return Object.assign(listener, {
     express: app,
+    localCatalog: catalogIndex,
     listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),
     close: async () => {
-      // First: the status monitor saves the hour's traffic, to Redis too.
-      await status.close();
+      // First: the status monitor saves the hour's traffic, to Redis too; the crawler ends its step.
+      await Promise.all([status.close(), crawler?.stop()]);
+      await catalogIndex.close();
       await Promise.all([upstream.close(), shared.close()]);
     },
   });

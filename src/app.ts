@@ -10,6 +10,7 @@ import { createCatalogService } from './catalog/service.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
+import { describeError } from './http/errorTable.js';
 import { withCachedHits } from './http/hitPath.js';
 import { catalogPreflight } from './http/middleware/corsPreflight.js';
 import { requestId } from './http/middleware/requestId.js';
@@ -30,7 +31,7 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import type { TrustProxy } from './http/requestOrigin.js';
+import { originRuleOf, type TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
@@ -76,6 +77,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,
+    codeOf: (error) => describeError(error).code,
+    onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
 
   const app = express();
@@ -85,6 +89,8 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // Repeated parameters arrive as arrays, so "page=1&page=2" can be refused rather than guessed.
   app.set('query parser', 'simple');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Links in pages, feeds and /openapi.json are built on it when set (requestOrigin.ts).
+  app.set('public url', config.PUBLIC_URL);
   // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
   const trustProxy = app.get('trust proxy fn') as TrustProxy;
   const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
@@ -121,13 +127,13 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(createServiceRouter({ upstream, metrics, redis }));
   app.use(createStatusRouter(status, now));
   app.use(createOpenApiRouter(config));
-  app.use(createPagesRouter(config, reports, reportQuota));
+  app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));
   if (config.ADMIN_TOKEN) app.use(createAdminRouter(reports, config.ADMIN_TOKEN));
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const listener = withCachedHits(app, { catalog, feeds, trustProxy, quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
+  const listener = withCachedHits(app, { catalog, feeds, origin: originRuleOf(app), quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
   return Object.assign(listener, {
     express: app,
     listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),

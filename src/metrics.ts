@@ -80,6 +80,12 @@ export function createMetrics() {
       labelNames: ['result'] as const,
       registers,
     }),
+    answersServedStale: new Counter({
+      name: 'answers_served_stale_total',
+      help: 'Last good answers served in place of a failed fetch (X-Cache: STALE with meta.stale), by the failure\'s error code',
+      labelNames: ['reason'] as const,
+      registers,
+    }),
     // Counted for the process, not per app: its loggers share one stdout.
     logLinesDropped: new Counter({
       name: 'log_lines_dropped_total',

@@ -78,6 +78,21 @@ export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
     void this.lru.fetch(key, { forceRefresh: true, allowStale: true, context: loader });
   }
 
+  /** The answer held for `key`, however old, without marking it used. */
+  peek(key: string): Answer | undefined {
+    return this.lru.peek(key, { allowStale: true });
+  }
+
+  /** Holds `answer` for `key` as if it had been loaded (an answer kept elsewhere, served again). */
+  remember(key: string, answer: Answer): void {
+    this.lru.set(key, answer);
+  }
+
+  /** Forgets `key` (the page is gone upstream). */
+  delete(key: string): void {
+    this.lru.delete(key);
+  }
+
   get size(): { entries: number; bytes: number } {
     return { entries: this.lru.size, bytes: this.lru.calculatedSize };
   }

@@ -4,8 +4,9 @@ import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
-import type { SharedAnswers } from './answersStore.js';
-import type { CatalogAnswer } from './answer.js';
+import type { AnswersStore } from './answersStore.js';
+import { StaleReason, type ErrorCode } from '../contract/schemas.js';
+import { staleAnswer, type CatalogAnswer } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
 import { checkParseRoom, parsePage } from './pageParser.js';
@@ -15,16 +16,36 @@ export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 export interface CatalogResult {
   answer: CatalogAnswer;
   cacheStatus: CacheStatus;
+  /** Set when the fetch failed and `answer` is the last good one kept: the failure's code. */
+  staleReason?: StaleReason;
 }
 
+/** Since when answers have been served from the last good copies, without a successful fetch since. */
+export interface LastGoodState {
+  /** When the first of them was served (ms since epoch). */
+  since: number;
+  /** When the latest was served, and why. */
+  lastAt: number;
+  lastReason: StaleReason;
+  served: number;
+}
+
+/** The codes whose failure a kept answer stands in for (the contract's `meta.stale.reason`). */
+const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
+
 export interface CatalogService {
-  /** The cached answer (fresh, or stale while one refresh runs), synchronously; undefined on a miss. */
+  /**
+   * The cached answer (fresh, or stale while one refresh runs), or the last good answer of a key
+   * whose fetch failed moments ago, synchronously; undefined on a miss.
+   */
   cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
   /**
    * A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key.
    * With REDIS_URL, another instance's answer stands in only if it was fetched after `newerThan`.
    */
   fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult>;
+  /** Whether answers are being served from the last good copies, and since when; undefined when not. */
+  lastGood(): LastGoodState | undefined;
 }
 
 export interface CatalogServiceDeps {
@@ -37,10 +58,16 @@ export interface CatalogServiceDeps {
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
-  /** The cache's second level and one fetch per page across instances (src/shared/stores.ts picks it). */
-  answers: SharedAnswers;
+  /** Where answers are kept below the cache: DATA_DIR, and Redis for every instance (src/stores/index.ts picks it). */
+  answers: AnswersStore;
   /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
   deadlineMs: number;
+  /** How long after its fetch an answer stands in when the upstream fails (STALE_IF_ERROR_S). */
+  staleIfErrorMs: number;
+  /** The contract's code of a failure (the error table's), which says whether a kept answer stands in. */
+  codeOf(error: unknown): ErrorCode;
+  /** Told of every kept answer served in place of a failed fetch, for the metrics. */
+  onStale?: (reason: StaleReason) => void;
 }
 
 /**
@@ -54,6 +81,16 @@ export interface CatalogServiceDeps {
 export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
 const FAILED_PAGES_MAX = 1_000;
+/**
+ * A key whose fetch failed, and whose last good answer stood in, gets that answer from the
+ * cached-hit path from then on, and its page is tried again in the background at most this often,
+ * when the key is asked for: a flood of requests during an outage costs one upstream attempt (or one
+ * parse of a changed layout) per key per period, no request waits for it, and a site that recovers
+ * is seen again within the period.
+ */
+export const FAILED_FETCH_RETRY_MS = 10_000;
+// Keys whose last good answer stands in, remembered at once; beyond it the oldest go the whole way again.
+const FAILED_FETCHES_MAX = 10_000;
 
 /**
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
@@ -78,11 +115,32 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
   return `${endpoint.path}?${params}#parser-v${PARSER_VERSION}`;
 }
 
-export function createCatalogService({ upstream, site, logger, cache, ttlSeconds, now, onLookup = () => undefined, answers, deadlineMs }: CatalogServiceDeps): CatalogService {
+export function createCatalogService({
+  upstream,
+  site,
+  logger,
+  cache,
+  ttlSeconds,
+  now,
+  onLookup = () => undefined,
+  answers,
+  deadlineMs,
+  staleIfErrorMs,
+  codeOf,
+  onStale = () => undefined,
+}: CatalogServiceDeps): CatalogService {
   // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
   const fetchedHere = new WeakSet<CatalogAnswer>();
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
+  // Keys whose last background refresh failed because of the upstream, and its code (see `served`).
+  const failedRefreshes = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX });
+  // Keys whose fetch failed and whose last good answer stood in: the code, and when the page was last tried.
+  const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
+  // Since when answers come from the last good copies; cleared by the next answer fetched here.
+  let lastGoodState: LastGoodState | undefined;
+  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
+  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
   // Each input object's key is built once, for speed only (the cached-hit path asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -156,37 +214,134 @@ export function createCatalogService({ upstream, site, logger, cache, ttlSeconds
         `No answer from the upstream within ${deadlineMs} ms`,
         new URL(endpoint.upstreamPath(input as never, site), upstream.origin).href,
       );
-    return answers.load(key, fetchHere, { newerThan, onGiveUp });
+    return answers.load(key, fetchHere, { newerThan, onGiveUp }).then((answer) => {
+      failedRefreshes.delete(key);
+      failedFetches.delete(key);
+      if (fetchedHere.has(answer)) lastGoodState = undefined;
+      return answer;
+    });
   }
 
-  /** A cached answer as it is served: fresh, or stale while one background refresh runs. */
+  /**
+   * A cached answer as it is served: fresh, or stale while one background refresh runs. Once a
+   * refresh failed because of the upstream, the stale answer says so (meta.stale) until one succeeds;
+   * a refresh that finds the page gone drops it.
+   */
   function served(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, answer: CatalogAnswer, freshness: Freshness): CatalogResult {
     if (freshness === 'fresh') return { answer, cacheStatus: 'HIT' };
     cache.refresh(key, () =>
       load(endpoint, input, key, answer.fetchedAt).catch((error: unknown) => {
         logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
+        const code = codeOf(error);
+        if (code === 'NOT_FOUND') void forget(key);
+        else if (STALE_REASONS.has(code)) failedRefreshes.set(key, code as StaleReason);
         throw error;
       }),
     );
-    return { answer, cacheStatus: 'STALE' };
+    const failedWith = failedRefreshes.get(key);
+    return failedWith === undefined ? { answer, cacheStatus: 'STALE' } : servedStale(answer, failedWith);
+  }
+
+  /** The page is gone upstream: its answer is dropped from memory and wherever it is kept. */
+  function forget(key: string): Promise<void> {
+    failedRefreshes.delete(key);
+    failedFetches.delete(key);
+    cache.delete(key);
+    return answers.drop(key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not drop the kept answer of a page gone upstream'));
   }
 
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
-    if (found === undefined) return undefined;
+    if (found === undefined) return standingIn(endpoint, input, key);
     onLookup(found.freshness === 'fresh' ? 'hit' : 'stale');
     return served(endpoint, input, key, found.answer, found.freshness);
+  }
+
+  /** The last good answer of `key` within STALE_IF_ERROR_S: the one in memory, else the one kept on disk (or in Redis). */
+  async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
+    const keptFrom = now() - staleIfErrorMs;
+    const inMemory = cache.peek(key);
+    if (inMemory !== undefined && inMemory.fetchedAt > keptFrom) return inMemory;
+    const kept = await answers.lastGood(key);
+    if (kept === undefined || kept.fetchedAt <= keptFrom) return undefined;
+    // Held in memory, so that the next request during the outage gets the same object (and its feed).
+    cache.remember(key, kept);
+    return kept;
+  }
+
+  function servedStale(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
+    let forms = staleForms.get(answer);
+    if (forms === undefined) staleForms.set(answer, (forms = new Map()));
+    let stale = forms.get(reason);
+    if (stale === undefined) forms.set(reason, (stale = staleAnswer(answer, reason)));
+    const at = now();
+    lastGoodState ??= { since: at, lastAt: at, lastReason: reason, served: 0 };
+    lastGoodState.lastAt = at;
+    lastGoodState.lastReason = reason;
+    lastGoodState.served += 1;
+    onStale(reason);
+    return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
+  }
+
+  /**
+   * The last good answer of a key whose fetch failed, while it is in memory and within
+   * STALE_IF_ERROR_S; undefined otherwise. Asked for FAILED_FETCH_RETRY_MS after the last try, its
+   * page is tried again in the background; the answer goes out meanwhile all the same.
+   */
+  function standingIn(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string): CatalogResult | undefined {
+    const failure = failedFetches.get(key);
+    if (failure === undefined) return undefined;
+    const at = now();
+    const kept = cache.peek(key);
+    if (kept === undefined || kept.fetchedAt <= at - staleIfErrorMs) {
+      failedFetches.delete(key);
+      return undefined;
+    }
+    if (at - failure.triedAt >= FAILED_FETCH_RETRY_MS) {
+      failure.triedAt = at;
+      cache.load(key, () => load(endpoint, input, key)).catch((error: unknown) => {
+        logger.warn({ err: error, key }, 'the page failed again; its last good answer still stands in');
+        const code = codeOf(error);
+        if (code === 'NOT_FOUND') void forget(key);
+        else if (STALE_REASONS.has(code)) failedFetches.set(key, { reason: code as StaleReason, triedAt: at });
+        else failedFetches.delete(key);
+      });
+    }
+    onLookup('stale');
+    return servedStale(kept, failure.reason);
+  }
+
+  /**
+   * A failed fetch: a page gone upstream (404) drops its kept copy; a failure of the upstream (or a
+   * full queue here) is answered with the last good answer where one is kept; otherwise the error stands.
+   */
+  async function afterFailure(key: string, error: unknown): Promise<CatalogResult> {
+    const code = codeOf(error);
+    if (code === 'NOT_FOUND') {
+      await forget(key);
+      throw error;
+    }
+    if (!STALE_REASONS.has(code)) throw error;
+    const kept = await lastGoodAnswer(key);
+    if (kept === undefined) throw error;
+    failedFetches.set(key, { reason: code as StaleReason, triedAt: now() });
+    return servedStale(kept, code as StaleReason);
   }
 
   async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult> {
     onLookup('miss');
     const key = keyOf(endpoint, input);
-    const answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
-    // Another instance's answer is a hit of the shared cache (or stale, and refreshed).
+    let answer: CatalogAnswer;
+    try {
+      answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
+    } catch (error) {
+      return afterFailure(key, error);
+    }
+    // An answer kept here or by another instance: a hit (or stale, and refreshed).
     const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
-  return { cached, fetch };
+  return { cached, fetch, lastGood: () => lastGoodState && { ...lastGoodState } };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isUpstreamSlug, pageParam, queryParam, SLUG_MAX } from './params.js';
+import { choiceParam, isUpstreamSlug, pageParam, queryParam, SLUG_MAX } from './params.js';
 import { absoluteUrl, nullableText, SeriesCard, Term } from './schemas.js';
 
 // Every listing of the site beyond the first six: completed, taxonomy and season pages, the
@@ -102,15 +102,6 @@ const letterParam = queryParam('letter', (raw) => {
   type: 'string',
   enum: [...AZ_LETTERS],
 });
-
-/** One of `values`, case-insensitive; absent or empty (as the site's form sends "All") is null. */
-function choiceParam<const Value extends string>(field: string, values: readonly Value[], what: string) {
-  return queryParam(field, (raw): Value | null | { message: string; rule: string } => {
-    const text = raw?.trim().toLowerCase().replace(/\s+/g, ' ') ?? '';
-    if (text === '') return null;
-    return values.find((value) => value === text) ?? { message: `${field} must be one of: ${values.join(', ')}`, rule: `one of: ${values.join(', ')}` };
-  }).meta({ description: `${what}: one of ${values.join(', ')}; absent for all`, type: 'string', enum: [...values] });
-}
 
 /** Comma-separated slugs, each by the contract's slug rule, at most FILTER_LIST_MAX; duplicates dropped. */
 function slugListParam(field: string, what: string) {

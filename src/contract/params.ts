@@ -93,7 +93,34 @@ export function upstreamSlug(slug: string): string {
   return encodeURIComponent(slug).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase());
 }
 
+/**
+ * One of `values`, case-insensitive; absent or empty is `absent` (null: as the site's form sends
+ * "All"). `what` opens the description, `absentMeans` ends it.
+ */
+export function choiceParam<const Value extends string, const Absent extends Value | null = null>(
+  field: string,
+  values: readonly Value[],
+  what: string,
+  { absent = null as Absent, absentMeans = 'absent for all' }: { absent?: Absent; absentMeans?: string } = {},
+) {
+  return queryParam(field, (raw): Value | Absent | Issue => {
+    const text = raw?.trim().toLowerCase().replace(/\s+/g, ' ') ?? '';
+    if (text === '') return absent;
+    return values.find((value) => value === text) ?? { message: `${field} must be one of: ${values.join(', ')}`, rule: `one of: ${values.join(', ')}` };
+  }).meta({ description: `${what}: one of ${values.join(', ')}; ${absentMeans}`, type: 'string', enum: [...values], ...(absent === null ? {} : { default: absent }) });
+}
+
+/** Where a search looks: the site's own search (titles only), or this service's copy of the catalog (every name). */
+export const SEARCH_SOURCES = ['site', 'catalog'] as const;
+export type SearchSource = (typeof SEARCH_SOURCES)[number];
+
+const searchSource = choiceParam('source', SEARCH_SOURCES, 'Where to search', {
+  absent: 'site',
+  absentMeans:
+    "absent is site. site: the site's own search (main titles only, 10 a page); catalog: this service's copy of the whole catalog (every title and alternative title: Chinese, pinyin, English, Indonesian; case, accents, width, word prefixes and one typo per word forgiven; best match first, 20 a page)",
+});
+
 export const NoParams = z.object({});
 export const NoQuery = z.object({});
 export const PageQuery = z.object({ page: pageParam });
-export const SearchQuery = z.object({ q: searchTerm, page: pageParam });
+export const SearchQuery = z.object({ q: searchTerm, page: pageParam, source: searchSource });

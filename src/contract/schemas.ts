@@ -115,11 +115,6 @@ export const PopularSeriesData = z.object({
 
 export const NewMovieData = z.object({ movies: z.array(SeriesCard), latest: z.array(LatestMovie) });
 
-export const Meta = z.object({
-  source: absoluteUrl.describe('The upstream URL the data was parsed from'),
-  fetchedAt: z.string().describe('ISO timestamp of the upstream fetch'),
-});
-
 export function successEnvelope<T extends z.ZodType>(data: T) {
   return z.object({
     status: z.literal('success'),
@@ -150,6 +145,24 @@ export const ErrorCode = z.enum([
   'INTERNAL_ERROR',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** The failures a kept answer stands in for: the upstream's own, and this service's queue being full. */
+export const StaleReason = ErrorCode.extract(['UPSTREAM_ERROR', 'UPSTREAM_LAYOUT_CHANGED', 'UPSTREAM_BLOCKED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'SERVICE_BUSY']);
+export type StaleReason = z.infer<typeof StaleReason>;
+
+export const Meta = z.object({
+  source: absoluteUrl.describe('The upstream URL the data was parsed from'),
+  fetchedAt: z.string().describe('ISO timestamp of the upstream fetch'),
+  stale: z
+    .object({
+      since: z.string().describe('ISO timestamp of the upstream fetch this answer comes from (the same as fetchedAt)'),
+      reason: StaleReason.describe('The error code the request would have got without a kept answer'),
+    })
+    .optional()
+    .describe(
+      'Present only when the upstream failed and this is the last good answer kept for the request (X-Cache: STALE, Age in seconds since the fetch). Absent on every fresh answer.',
+    ),
+});
 
 export const ErrorDetail = z
   .object({

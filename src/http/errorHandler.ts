@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../config/logger.js';
 import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
 import { errorPageView, wantsErrorPage } from '../pages/errorPageView.js';
+import { builtOncePerKey, MarkedText, renderView } from './builtPages.js';
 import { describeError, type DescribedError } from './errorTable.js';
 import { RouteNotFoundError } from './errors.js';
 import { closeIfBodyUnread } from './middleware/body.js';
@@ -45,11 +46,18 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new RouteNotFoundError(req.method, req.path));
 };
 
+// Stands for the request id in an error page built once per code: no escaping changes it, nor an
+// id requestId.ts lets through (letters, digits, `._:-`, or a UUID).
+const REQUEST_ID_MARK = 'request-id.invalid';
+
 /**
  * The single place an error becomes a response: the contract's envelope (or, for a browser asking
  * for a page, an error page), a fresh body per request, never a stack trace or upstream HTML. Express knows it is an error handler by its four arguments.
+ * An error page is built once per status, code and report link (builtPages.ts); only the request
+ * id goes in per answer, so that a flood of error pages costs no render.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
+  const pages = builtOncePerKey<MarkedText>();
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     closeIfBodyUnread(req, res);
@@ -57,13 +65,14 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     res.locals.errorCode = described.code;
     if (!wantsErrorPage(req)) return sendErrorEnvelope(res, described, envelope);
     writeErrorHead(res, described);
-    const view = errorPageView(described.status, described.code, res.locals.requestId, reportUrl);
-    // With a callback, a template failure cannot fall through to Express's default handler and its stack trace.
-    res.render('error', view, (renderError: Error | null, html: string) => {
-      if (renderError) {
+    const view = errorPageView(described.status, described.code, REQUEST_ID_MARK, reportUrl);
+    pages(`${described.status} ${described.code} ${reportUrl}`, async () => new MarkedText(await renderView(req.app, 'error', view), REQUEST_ID_MARK)).then(
+      (page) => res.type('html').send(page.with(res.locals.requestId as string)),
+      // A template failure cannot fall through to Express's default handler and its stack trace.
+      (renderError: unknown) => {
         logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');
         sendErrorEnvelope(res, described, envelope);
-      } else res.send(html);
-    });
+      },
+    );
   };
 }

@@ -12,10 +12,12 @@ export interface FeedAnswerDeps {
   now: () => number;
 }
 
-/** Where the feed is served: its format, and its own URL (the client's origin and the request path). */
+/** Where the feed is served: its format, and its own URL (the service's origin and the request path). */
 export interface FeedPlace {
   format: FeedFormat;
   origin: string;
+  /** Whether `origin` came from the request's Host (no PUBLIC_URL): the feed then says `Vary: Host`. */
+  variesByHost: boolean;
   path: string;
 }
 
@@ -36,14 +38,16 @@ export async function writeFeedAnswer(
   req: IncomingMessage,
   res: ServerResponse,
   { result, model }: ResolvedFeed,
-  { format, origin, path }: FeedPlace,
+  { format, origin, variesByHost, path }: FeedPlace,
   deps: FeedAnswerDeps,
   head: readonly string[],
   countedHeaders?: readonly string[],
 ): Promise<FeedRefusal | undefined> {
   const rendered = deps.feeds.render(model, format, { self: `${origin}${path}`, baseUrl: origin });
   const lastModified = model.updated.toUTCString();
-  const feedHead = [...head, ...cacheHeaders(result, deps.now()), 'ETag', rendered.etag, 'Last-Modified', lastModified];
+  // Its links are on the origin: a shared cache must not hand a feed built for a forged Host to anyone else.
+  const vary = variesByHost ? ['Vary', 'Host'] : [];
+  const feedHead = [...head, ...cacheHeaders(result, deps.now()), ...vary, 'ETag', rendered.etag, 'Last-Modified', lastModified];
   if (fresh(req.headers, { etag: rendered.etag, 'last-modified': lastModified })) {
     res.writeHead(304, [...feedHead, ...(countedHeaders ?? (await deps.quota.peek(req)))]);
     res.end();

@@ -16,13 +16,13 @@ import type { FeedFormat } from '../feeds/model.js';
 import type { FeedService, ResolvedFeed } from '../feeds/service.js';
 import { writeFeedAnswer } from './feedAnswer.js';
 import { resolveFeedRequest } from './feedRequest.js';
-import { originOf, type TrustProxy } from './requestOrigin.js';
+import { originOf, variesByHost, type OriginRule } from './requestOrigin.js';
 
 export interface HitPathDeps {
   catalog: CatalogService;
   feeds: FeedService;
-  /** Express's compiled TRUST_PROXY rule, so that a feed names the origin the Express path would. */
-  trustProxy: TrustProxy;
+  /** The Express app's origin rule, so that a feed names the origin the Express path would. */
+  origin: OriginRule;
   /** The same quota instance the Express catalog router uses, so both paths count into one store. */
   quota: Quota;
   logger: Logger;
@@ -113,7 +113,7 @@ async function answerFeedFromCache(
   const fields: RequestLogFields = { requestId: requestIdOf(req), route: `${feed.path}.{format}` };
   const head = [...CATALOG_HEADERS, 'X-Request-Id', fields.requestId];
   try {
-    const place = { format, origin: originOf(req, deps.trustProxy), path };
+    const place = { format, origin: originOf(req, deps.origin), variesByHost: variesByHost(deps.origin), path };
     const refusal = await writeFeedAnswer(req, res, resolved, place, { feeds: deps.feeds, quota: deps.quota, now: deps.now }, head);
     if (refusal !== undefined) refuse(res, refusal.refused, [...head, ...refusal.headers], fields, deps.logger);
     else fields.cache = resolved.result.cacheStatus;

@@ -19,7 +19,7 @@ export interface EndpointSummary {
 
 export interface ServiceFacts {
   rateLimit: { max: number; window: string; reportMax: number };
-  cache: { staleMax: string };
+  cache: { staleMax: string; keptFor: string };
   endpoints: EndpointSummary[];
 }
 
@@ -44,7 +44,7 @@ export function serviceFacts(config: Config): ServiceFacts {
       window: formatDuration(config.RATE_LIMIT_WINDOW_MS / 1000),
       reportMax: config.REPORT_RATE_LIMIT_MAX,
     },
-    cache: { staleMax: formatDuration(config.CACHE_STALE_MAX_S) },
+    cache: { staleMax: formatDuration(config.CACHE_STALE_MAX_S), keptFor: formatDuration(config.STALE_IF_ERROR_S) },
     endpoints: endpoints.map((endpoint) => ({
       path: endpoint.path,
       anchor: anchorOf(endpoint.path),

@@ -66,7 +66,7 @@ export interface StatusView {
   generatedAt: string;
   probeInterval: string;
   upstream: { state: StatusHistory['upstream']['state']; label: string; since: string | null; lastProbe: string | null };
-  api: { label: string; since: string };
+  api: { label: string; since: string; lastGood: string | null };
   uptime: ReturnType<typeof uptimeRow>[];
   hourBars: BarRow;
   dayBars: BarRow;
@@ -77,6 +77,15 @@ export interface StatusView {
   /** How many endpoints had no request at all. */
   quietEndpoints: number;
   incidents: { start: string; end: string; duration: string; cause: string; codes: string }[];
+}
+
+/** What the API card says while answers come from the last good copies. */
+function lastGoodText(lastGood: StatusHistory['api']['lastGood']): string | null {
+  if (lastGood === null) return null;
+  return (
+    `Sejak ${at(lastGood.since)}, permintaan yang gagal diambil dari situs sumber dijawab dengan salinan terakhir yang baik ` +
+    `(X-Cache: STALE, meta.stale): ${whole.format(lastGood.served)} jawaban, terakhir ${at(lastGood.lastServedAt)} karena ${causeOf(lastGood.lastReason)}.`
+  );
 }
 
 export function statusView(history: StatusHistory): StatusView {
@@ -98,7 +107,7 @@ export function statusView(history: StatusHistory): StatusView {
           ? null
           : `${at(last.at)}: ${last.outcome === 'up' ? 'berhasil' : `gagal, ${causeOf(last.code ?? 'UNKNOWN')}`}, ${whole.format(last.durationMs)} ms, dari ${last.origin}`,
     },
-    api: { label: 'Beroperasi', since: at(history.api.since) },
+    api: { label: 'Beroperasi', since: at(history.api.since), lastGood: lastGoodText(history.api.lastGood) },
     uptime: [uptimeRow('24 jam', upstream.uptime['24h']), uptimeRow('7 hari', upstream.uptime['7d']), uptimeRow('30 hari', upstream.uptime['30d'])],
     hourBars: barRow(history.hours, hourLabel),
     dayBars: barRow(history.days, dayLabel),

@@ -7,6 +7,7 @@ const CAUSES: Record<string, string> = {
   UPSTREAM_ERROR: 'situs sumber menjawab dengan error atau tidak bisa dihubungi',
   UPSTREAM_LAYOUT_CHANGED: 'tampilan situs sumber berubah, datanya tidak terbaca',
   NOT_FOUND: 'halaman situs sumber tidak ditemukan',
+  SERVICE_BUSY: 'antrean layanan kami sedang penuh',
   INTERNAL_ERROR: 'kesalahan di layanan kami',
 };
 

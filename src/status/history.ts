@@ -1,3 +1,4 @@
+import type { LastGoodState } from '../catalog/service.js';
 import { causeOf } from './causes.js';
 import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type TrafficRecord } from './records.js';
 import { latencyByHour, trafficByEndpoint, type EndpointTraffic, type LatencySummary } from './trafficSummary.js';
@@ -28,7 +29,12 @@ export interface StatusHistory {
     lastProbe: { at: string; outcome: 'up' | 'down'; code: string | null; durationMs: number; origin: string } | null;
     uptime: { '24h': Uptime; '7d': Uptime; '30d': Uptime };
   };
-  api: { state: 'up'; since: string };
+  api: {
+    state: 'up';
+    since: string;
+    /** Set while this instance serves last good answers in place of failed fetches (none fetched since). */
+    lastGood: { since: string; lastServedAt: string; lastReason: string; served: number } | null;
+  };
   hours: HistorySlot[];
   days: HistorySlot[];
   incidents: { start: string; end: string | null; durationSeconds: number | null; codes: string[]; cause: string; failedProbes: number }[];
@@ -48,6 +54,8 @@ export interface HistoryInput {
   apiSince: number;
   /** The endpoint table's paths, in its order. */
   endpoints: readonly string[];
+  /** The catalog's serving of last good answers, if it is under way. */
+  lastGood?: LastGoodState;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -62,7 +70,7 @@ function boundaries(lastStart: number, step: number, count: number): number[] {
 const toHistorySlot = (slot: Slot): HistorySlot => ({ ...slot, start: iso(slot.start), end: iso(slot.end) });
 
 /** The status history as of `now`: pure, from the probes (sorted by time) and traffic records. */
-export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, endpoints }: HistoryInput): StatusHistory {
+export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, endpoints, lastGood }: HistoryInput): StatusHistory {
   const current = currentState(probes, now, probeIntervalMs * STALE_AFTER_INTERVALS);
   const last = probes.at(-1);
   const hourBoundaries = boundaries(hourStart(now), HOUR_MS, 24);
@@ -81,7 +89,11 @@ export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, 
         '30d': uptime(probes, now - 30 * DAY_MS, now + 1),
       },
     },
-    api: { state: 'up', since: iso(apiSince) },
+    api: {
+      state: 'up',
+      since: iso(apiSince),
+      lastGood: lastGood === undefined ? null : { since: iso(lastGood.since), lastServedAt: iso(lastGood.lastAt), lastReason: lastGood.lastReason, served: lastGood.served },
+    },
     hours: slots(probes, hourBoundaries).map(toHistorySlot),
     days: slots(probes, boundaries(dayStart(now), DAY_MS, HISTORY_DAYS)).map(toHistorySlot),
     incidents: incidents(probes)

@@ -147,6 +147,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
           probeIntervalMs,
           apiSince: startedAt,
           endpoints: TABLE_PATHS,
+          lastGood: catalog.lastGood(),
         });
         built = { at, version, history };
         return history;

@@ -29,7 +29,9 @@ export async function probeUpstream({ catalog, upstream, now }: ProbeDeps): Prom
   const took = () => Math.round(performance.now() - started);
   try {
     // Newer than now: with REDIS_URL, an answer another instance stored earlier proves nothing.
-    const { answer } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
+    const { answer, staleReason } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
+    // The last good answer standing in for a failed fetch: the upstream is down all the same.
+    if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
     return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: new URL(answer.upstream.url).origin };
   } catch (error) {
     return { kind: 'probe', at, outcome: 'down', code: describeError(error).code, durationMs: took(), origin: upstream.origin };

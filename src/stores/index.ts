@@ -3,9 +3,11 @@ import type { Config } from '../config/schema.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 import { createRedisConnection, type RedisConnection } from '../redis/connection.js';
-import { createMemoryAnswers } from './answers/memory.js';
+import { openAnswerFile } from './answers/answerFile.js';
+import { createFileAnswers } from './answers/file.js';
 import { createRedisAnswers } from './answers/redis.js';
-import type { SharedAnswers } from '../catalog/answersStore.js';
+import { keptUntil, type AnswerLifetimes } from './answers/storedAnswer.js';
+import type { AnswersStore } from '../catalog/answersStore.js';
 import { createMemoryClearances } from './clearance/memory.js';
 import { createRedisClearances } from './clearance/redis.js';
 import type { SharedClearances } from '../upstream/challenge/clearanceStore.js';
@@ -36,7 +38,8 @@ export interface SharedStores {
   readonly redis: RedisConnection | undefined;
   /** A per-client quota's counters; `prefix` keeps one quota's keys apart from another's in Redis. */
   quota(prefix: string): QuotaStore;
-  readonly answers: SharedAnswers;
+  /** The catalog's answers: kept in DATA_DIR (and shared through Redis), served again after a restart and when the upstream fails. */
+  readonly answers: AnswersStore;
   readonly clearances: SharedClearances;
   readonly origin: SharedOrigin;
   /** This instance's adopted upstream origin, kept in DATA_DIR across restarts. */
@@ -57,20 +60,31 @@ export interface SharedStoresOptions {
 }
 
 export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
+  const lifetimes: AnswerLifetimes = { staleMaxMs: config.CACHE_STALE_MAX_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
+  const answerFile = openAnswerFile({
+    path: join(config.DATA_DIR, ANSWERS_FILE),
+    maxBytes: config.ANSWER_STORE_MAX_MB * 1024 * 1024,
+    keepUntil: (answer) => keptUntil(answer, lifetimes),
+    now,
+    logger,
+  });
   // Unset REDIS_URL: everything stays in this instance (memory and DATA_DIR), and no Redis client is loaded.
   if (config.REDIS_URL === undefined) {
     const firstSeen = createFileFirstSeen(join(config.DATA_DIR, FIRST_SEEN_FILE), FIRST_SEEN_BOUNDS, logger);
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
-      answers: createMemoryAnswers(),
+      answers: createFileAnswers({ file: answerFile, lifetimes, now }),
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       originFile: createFileOrigin(config.DATA_DIR),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
       reports: createFileReports(config.DATA_DIR, logger),
       firstSeen,
-      close: () => firstSeen.close(),
+      close: async () => {
+        await firstSeen.close();
+        answerFile.close();
+      },
     };
   }
   const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
@@ -78,7 +92,7 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
   return {
     redis,
     quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
-    answers: createRedisAnswers({ redis, staleMaxMs: config.CACHE_STALE_MAX_S * 1000, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
+    answers: createRedisAnswers({ redis, file: answerFile, lifetimes, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
     clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR),
@@ -88,9 +102,11 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     close: async () => {
       await reports.close();
       await redis.close();
+      answerFile.close();
     },
   };
 }
 
 const STATUS_HISTORY_FILE = 'status-history.jsonl';
 const FIRST_SEEN_FILE = 'feed-first-seen.jsonl';
+const ANSWERS_FILE = 'answers.sqlite';

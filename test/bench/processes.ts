@@ -93,7 +93,8 @@ async function freePort(): Promise<number> {
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    // A child killed by a signal (kill -9 in a test) has no exit code, only a signal code.
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
   });

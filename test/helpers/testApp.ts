@@ -28,6 +28,8 @@ export const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
 export async function startTestStack(
   options: {
     simulator?: SimulatorOptions;
+    /** A simulator that outlives the stack (a restart of the service against the same site); not closed with it. */
+    sharedSimulator?: Simulator;
     env?: Record<string, string>;
     upstream?: ResilientUpstreamClient;
     now?: () => number;
@@ -36,7 +38,7 @@ export async function startTestStack(
     logger?: Logger;
   } = {},
 ): Promise<TestStack> {
-  const simulator = await startSimulator(options.simulator);
+  const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
   const config = loadConfig({
     UPSTREAM_BASE_URLS: simulator.origin,
     UPSTREAM_TIMEOUT_MS: '3000',
@@ -58,7 +60,7 @@ export async function startTestStack(
     config,
     close: async () => {
       await app.close();
-      await simulator.close();
+      if (options.sharedSimulator === undefined) await simulator.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorEnvelope } from '../../src/contract/schemas.js';
+import { expectErrorEnvelope } from '../helpers/errorEnvelope.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 let stack: TestStack;
@@ -10,17 +10,6 @@ beforeEach(async () => {
   stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
 });
 afterEach(() => stack.close());
-
-/** Checks the contract's error envelope and returns it; the body must never carry upstream HTML or a stack. */
-function expectErrorEnvelope(response: request.Response, status: number, code: string) {
-  expect(response.status).toBe(status);
-  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-  const body = ErrorEnvelope.parse(response.body);
-  expect(body.error.code).toBe(code);
-  expect(body.requestId).toBe(response.headers['x-request-id']);
-  expect(response.text).not.toMatch(/<html|<!DOCTYPE|Just a moment|\bat .*\.(ts|js):\d+/i);
-  return body;
-}
 
 describe('upstream failures map to the contract', () => {
   it('answers a Cloudflare challenge (403 + cf-mitigated) with 503 UPSTREAM_BLOCKED and Retry-After', async () => {
@@ -165,6 +154,8 @@ describe('bad input gets 400 INVALID_PARAMETER with per-field details', () => {
     ['/catalog/search?q=%20%20%20', 'q', 'not blank'],
     [`/catalog/search?q=${'a'.repeat(101)}`, 'q', 'max 100 characters'],
     ['/catalog/search?q=a&q=b', 'q', 'single value'],
+    ['/catalog/search?q=a&source=web', 'source', 'one of: site, catalog'],
+    ['/catalog/search?q=a&source=site&source=catalog', 'source', 'single value'],
     ['/catalog/home?page=0', 'page', 'integer 1-500'],
     ['/catalog/home?page=-1', 'page', 'integer 1-500'],
     ['/catalog/ongoing-series?page=abc', 'page', 'integer 1-500'],

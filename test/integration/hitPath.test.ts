@@ -117,7 +117,7 @@ describe('the cached-hit path when the quota cannot be counted', () => {
       throw new Error('the hit path must answer this request itself');
     };
     const feeds = { cached: () => undefined } as unknown as FeedService;
-    const listener = withCachedHits(notExpress, { catalog, feeds, trustProxy: () => false, quota, logger, metrics: createMetrics(), now: Date.now });
+    const listener = withCachedHits(notExpress, { catalog, feeds, origin: { trustProxy: () => false, publicUrl: undefined }, quota, logger, metrics: createMetrics(), now: Date.now });
 
     const res = await request(createServer(listener)).get(endpoints[0]!.path).set('X-Request-Id', 'trace-down-0001');
     expect(res.status).toBe(500);

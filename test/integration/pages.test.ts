@@ -196,6 +196,7 @@ describe('GET /docs (API reference)', () => {
     expect(rows(search, 'tbody tr')).toEqual([
       'q ya teks 1–100 karakter (emoji dihitung satu)',
       'page tidak bilangan bulat 1–500; bawaan 1',
+      'source tidak salah satu dari: site, catalog; bawaan site',
     ]);
     expect(search('form.try-it').attr('action')).toBe('/catalog/search');
     expect(search('form.try-it').attr('method')).toBe('get');

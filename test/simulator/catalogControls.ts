@@ -47,6 +47,8 @@ export function createCatalogControls(catalog: LiveCatalog, seed: number): Catal
       const taken = new Set(catalog.series.map((item) => item.slug));
       const generated = generatedSeries(random, id, new Date(nextMoment()).toISOString(), taken);
       const series = { ...generated, ...fields, id, slug: slugify(fields.title ?? generated.title) };
+      // The simulator's slugs are WordPress's for Latin titles only.
+      if (series.slug === '') throw new Error(`the title "${series.title}" gives no slug: it needs Latin letters or digits`);
       if (catalog.find(series.slug) !== null) throw new Error(`the simulated site already lists "${series.slug}"`);
       catalog.put(series);
       return series;

@@ -8,7 +8,7 @@ import { createRandom, type Random } from './random.js';
  * Indonesian title, and they all mean the same thing. Seeded: the same size gives the same catalog.
  */
 
-interface Word {
+export interface Word {
   readonly hanzi: string;
   /** With tone marks; the plain form is derived. */
   readonly pinyin: string;
@@ -16,7 +16,8 @@ interface Word {
   readonly indonesian: string;
 }
 
-const WORDS: readonly Word[] = [
+/** The words names are made of; tests read the pinyin and characters of a name here. */
+export const NAME_WORDS: readonly Word[] = [
   { hanzi: '仙', pinyin: 'Xiān', english: 'Immortal', indonesian: 'Abadi' },
   { hanzi: '神', pinyin: 'Shén', english: 'Divine', indonesian: 'Dewa' },
   { hanzi: '武', pinyin: 'Wǔ', english: 'Martial', indonesian: 'Bela Diri' },
@@ -78,7 +79,7 @@ function fullwidth(value: number): string {
 
 /** One series' names, all from the same Chinese words. Alternative titles never contain a comma: the site joins them with ", ". */
 function seriesName(random: Random, movie: boolean): Name {
-  const words = Array.from({ length: random.int(2, 4) }, () => random.pick(WORDS));
+  const words = Array.from({ length: random.int(2, 4) }, () => random.pick(NAME_WORDS));
   const toned = words.map((word) => word.pinyin).join(' ');
   const pinyin = random.chance(0.3) ? toned : plainPinyin(toned);
   const english = words.map((word) => word.english).join(' ');

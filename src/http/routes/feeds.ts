@@ -4,7 +4,7 @@ import { CATALOG_HEADERS, setHeaders } from '../catalogAnswer.js';
 import { RouteNotFoundError } from '../errors.js';
 import { writeFeedAnswer, type FeedAnswerDeps } from '../feedAnswer.js';
 import { resolveFeedRequest } from '../feedRequest.js';
-import { requestOrigin } from '../requestOrigin.js';
+import { originOf, originRuleOf, variesByHost } from '../requestOrigin.js';
 
 export const isConditional = (req: IncomingMessage) => req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
 
@@ -42,7 +42,8 @@ export function createFeedsRouter(deps: FeedAnswerDeps): Router {
       throw error;
     }
     if (resolved.result.cacheStatus === 'MISS') res.locals.upstream = resolved.result.answer.upstream;
-    const place = { format: request.format, origin: requestOrigin(req), path: req.baseUrl + req.path };
+    const rule = originRuleOf(req.app);
+    const place = { format: request.format, origin: originOf(req, rule), variesByHost: variesByHost(rule), path: req.baseUrl + req.path };
     const refusal = await writeFeedAnswer(req, res, resolved, place, deps, [], counted);
     if (refusal !== undefined) {
       setHeaders(res, refusal.headers);

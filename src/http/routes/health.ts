@@ -2,6 +2,11 @@ import { Router } from 'express';
 import type { Metrics } from '../../metrics.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import type { ResilientUpstreamClient } from '../../upstream/client.js';
+import { pacedBuild } from '../builtPages.js';
+
+// /metrics is public and costs milliseconds to build (every label set of every histogram): built at
+// most this often, however many scrapers or flooders ask, each answer built after it was asked for.
+const METRICS_BUILT_AT_MOST_EVERY_MS = 100;
 
 /** Liveness, the upstream's health and the Prometheus metrics; none of them touches the upstream. */
 export function createServiceRouter({ upstream, metrics, redis }: { upstream: ResilientUpstreamClient; metrics: Metrics; redis?: RedisConnection | undefined }): Router {
@@ -14,8 +19,9 @@ export function createServiceRouter({ upstream, metrics, redis }: { upstream: Re
   router.get('/health/upstream', (_req, res) => {
     res.set('Cache-Control', 'no-store').json({ ...upstream.status(), redis: redis?.state() ?? 'off' });
   });
+  const exposition = pacedBuild(METRICS_BUILT_AT_MOST_EVERY_MS, async () => Buffer.from(await metrics.registry.metrics()));
   router.get('/metrics', async (_req, res) => {
-    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.registry.metrics());
+    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await exposition());
   });
   return router;
 }

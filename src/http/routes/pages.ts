@@ -1,4 +1,4 @@
-import { Router, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type Application, type ErrorRequestHandler, type Request, type RequestHandler, type Response } from 'express';
 import type { Config } from '../../config/schema.js';
 import { docsView, TRY_PATH_PREFIX, tryItUrl } from '../../pages/docsView.js';
 import { feedDiscoveryLinks, feedViews } from '../../pages/feedsView.js';
@@ -6,25 +6,53 @@ import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../page
 import { serviceFacts } from '../../pages/serviceFacts.js';
 import { ReportInput } from '../../reports/schema.js';
 import type { ReportService } from '../../reports/service.js';
+import { builtAtMostEvery, builtOncePerKey, MarkedText, OriginBodies, renderView } from '../builtPages.js';
 import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
 import { closeIfBodyUnread, formBody } from '../middleware/body.js';
-import { requestOrigin } from '../requestOrigin.js';
+import { originOf, originRuleOf, variesByHost } from '../requestOrigin.js';
 import { validateBody } from '../middleware/validateBody.js';
 import { reportSender } from './reports.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Stands for the report id in the confirmation page built once: no escaping changes it, or a UUID.
+const REPORT_ID_MARK = 'report-id.invalid';
 
-/** The web pages: landing, API reference, and the Report Center (which works without JavaScript). */
-export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler): Router {
+/** How long the landing page, which shows the upstream's live status, is served before it is built again (as long as the status page). */
+export const LANDING_REBUILT_AFTER_MS = 5_000;
+
+/** Sends a page built on the service's origin: its copy for the request's origin, and `Vary: Host` unless PUBLIC_URL fixes the origin. */
+async function sendOriginPage(req: Request, res: Response, bodies: (app: Application) => Promise<OriginBodies>): Promise<void> {
+  const rule = originRuleOf(req.app);
+  if (variesByHost(rule)) res.vary('Host');
+  res.type('html').send((await bodies(req.app)).for(originOf(req, rule)));
+}
+
+/**
+ * The web pages: landing, API reference, and the Report Center (which works without JavaScript).
+ * Each is built once per change and sent as bytes (builtPages.ts): at its first request, the
+ * landing page again after LANDING_REBUILT_AFTER_MS. Only a report form sent back with its errors,
+ * behind the report quota, is built per request.
+ */
+export function createPagesRouter(config: Config, reports: ReportService, quota: RequestHandler, now: () => number): Router {
   const router = Router();
+  const landing = builtAtMostEvery<OriginBodies>(LANDING_REBUILT_AFTER_MS, now);
+  const reference = builtOncePerKey<OriginBodies>();
+  const forms = builtOncePerKey<Buffer>();
+  const sent = builtOncePerKey<MarkedText>();
 
-  router.get('/', (req, res) => {
-    res.render('landing', { baseUrl: requestOrigin(req), ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) });
-  });
+  router.get('/', (req, res) =>
+    sendOriginPage(req, res, (app) =>
+      landing(() =>
+        OriginBodies.build(originRuleOf(app), (baseUrl) =>
+          renderView(app, 'landing', { baseUrl, ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) }),
+        ),
+      ),
+    ),
+  );
 
-  router.get('/docs', (req, res) => {
-    res.render('docs', docsView(config, requestOrigin(req)));
-  });
+  router.get('/docs', (req, res) =>
+    sendOriginPage(req, res, (app) => reference('docs', () => OriginBodies.build(originRuleOf(app), (baseUrl) => renderView(app, 'docs', docsView(config, baseUrl))))),
+  );
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {
     const segments = (req.params as { endpoint: string[] }).endpoint;
@@ -33,8 +61,11 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
     res.redirect(303, target);
   });
 
-  router.get('/report', (req, res) => {
-    res.render('report', reportFormView(prefillFromQuery(req.query)));
+  // The prefill takes only the form's own choices, so there are few forms to keep.
+  router.get('/report', async (req, res) => {
+    const prefill = prefillFromQuery(req.query);
+    const key = `${prefill.endpoint ?? ''}\n${prefill.category ?? ''}`;
+    res.type('html').send(await forms(key, async () => Buffer.from(await renderView(req.app, 'report', reportFormView(prefill)))));
   });
 
   // A submission refused by the report quota is refused before its body is read (a refused sender
@@ -42,10 +73,11 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   const quotaUsedUp: ErrorRequestHandler = (error, req, res, next) => {
     if (!(error instanceof RateLimitedError)) return next(error);
     closeIfBodyUnread(req, res);
-    res
-      .status(429)
-      .set('Retry-After', String(error.retryAfterSeconds))
-      .render('report', reportFormView({}, [], reportQuotaMessage(error.limit, error.retryAfterSeconds)));
+    const message = reportQuotaMessage(error.limit, error.retryAfterSeconds);
+    // One form per message (it names whole minutes): a sender flooding past the quota costs no render.
+    forms(`429\n${message}`, async () => Buffer.from(await renderView(req.app, 'report', reportFormView({}, [], message))))
+      .then((html) => res.status(429).set('Retry-After', String(error.retryAfterSeconds)).type('html').send(html))
+      .catch(next);
   };
 
   router.post(
@@ -71,7 +103,8 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   // Only a report that was stored has a confirmation page.
   router.get('/report/sent/:id', async (req, res) => {
     if (!UUID.test(req.params.id) || !(await reports.exists(req.params.id))) throw new RouteNotFoundError(req.method, req.path);
-    res.render('report-sent', { id: req.params.id });
+    const page = await sent('report-sent', async () => new MarkedText(await renderView(req.app, 'report-sent', { id: REPORT_ID_MARK }), REPORT_ID_MARK));
+    res.type('html').send(page.with(req.params.id));
   });
 
   return router;

@@ -1,70 +1,82 @@
-import { z } from 'zod';
+import type { AnswersStore } from '../../catalog/answersStore.js';
 import type { CatalogAnswer } from '../../catalog/answer.js';
 import type { RedisConnection } from '../../redis/connection.js';
 import { sharedOnce } from '../../redis/sharedOnce.js';
-import type { SharedAnswers } from '../../catalog/answersStore.js';
+import type { AnswerFile } from './answerFile.js';
+import { decodeAnswer, encodeAnswer, keptUntil, servableUntil, type AnswerLifetimes } from './storedAnswer.js';
 
-// With REDIS_URL, the answer cache's second level: an answer one instance fetched is stored in
-// Redis under the same key (parser version included) as its ready-to-send bytes, ETag, fetchedAt
-// and TTL, until its stale window ends; and a page is fetched by one instance at a time (a lock
-// per key), the others taking the answer it stores.
-
-// The bytes are stored as they are, after one line of JSON (JSON never holds a raw newline).
-const Header = z.object({
-  etag: z.string(),
-  fetchedAt: z.number(),
-  ttlSeconds: z.number(),
-  upstream: z.object({ url: z.string(), status: z.number(), attempts: z.number(), durationMs: z.number() }),
-});
-const NEWLINE = 0x0a;
+// With REDIS_URL: each instance's DATA_DIR file, plus Redis for all of them. An answer one instance
+// fetched is stored in Redis under the same key (parser version included) until it is no longer
+// kept (its stale window, or STALE_IF_ERROR_S after its fetch, whichever is later), and a page is
+// fetched by one instance at a time (a lock per key), the others taking the answer it stores. Every
+// answer an instance fetches or takes from Redis goes into its own file too, so that a Redis outage
+// costs an instance only the answers other instances fetched and it never read.
 
 /** The lock outlives the holder's own fetch deadline a little, so a slow but live holder keeps it. */
 const LOCK_MARGIN_MS = 1_000;
 
 export interface RedisAnswersOptions {
   redis: RedisConnection;
-  /** How long past its TTL an answer may be served (CACHE_STALE_MAX_S): it expires in Redis then. */
-  staleMaxMs: number;
+  /** This instance's own copies: read first, and all that is left while Redis is down. */
+  file: AnswerFile;
+  lifetimes: AnswerLifetimes;
   /** The page deadline (UPSTREAM_TIMEOUT_MS): how long a fetch holds the lock, and a waiter waits. */
   deadlineMs: number;
   /** The cache's clock, which fetchedAt reads. */
   now: () => number;
 }
 
-/** Redis down or failing: `fetchHere()`, as the memory implementation does (sharedOnce falls back). */
-export function createRedisAnswers({ redis, staleMaxMs, deadlineMs, now }: RedisAnswersOptions): SharedAnswers {
+/** Redis down or failing: the file alone, as without REDIS_URL (sharedOnce falls back to fetching here). */
+export function createRedisAnswers({ redis, file, lifetimes, deadlineMs, now }: RedisAnswersOptions): AnswersStore {
   const answerKey = (key: string) => `answer:${key}`;
-  const servableUntil = (answer: Pick<CatalogAnswer, 'fetchedAt' | 'ttlSeconds'>) => answer.fetchedAt + answer.ttlSeconds * 1000 + staleMaxMs;
+  const servable = (answer: CatalogAnswer, newerThan: number) => answer.fetchedAt > newerThan && servableUntil(answer, lifetimes) > now();
 
-  async function read(key: string, newerThan: number): Promise<CatalogAnswer | undefined> {
+  async function readShared(key: string): Promise<CatalogAnswer | undefined> {
     const stored = await redis.client.getBuffer(answerKey(key));
-    if (stored === null) return undefined;
-    const split = stored.indexOf(NEWLINE);
-    const header = Header.safeParse(JSON.parse(stored.subarray(0, split).toString()));
-    if (!header.success || header.data.fetchedAt <= newerThan || servableUntil(header.data) <= now()) return undefined;
-    return { ...header.data, body: stored.subarray(split + 1) };
+    return stored === null ? undefined : decodeAnswer(stored);
   }
 
-  async function write(key: string, { body, ...header }: CatalogAnswer): Promise<void> {
-    const lifeMs = servableUntil(header) - now();
+  async function write(key: string, answer: CatalogAnswer): Promise<void> {
+    const lifeMs = keptUntil(answer, lifetimes) - now();
     if (lifeMs <= 0) return;
-    await redis.client.set(answerKey(key), Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), body]), 'PX', Math.ceil(lifeMs));
+    await redis.client.set(answerKey(key), encodeAnswer(answer), 'PX', Math.ceil(lifeMs));
   }
 
   return {
     async load(key, fetchHere, { newerThan = 0, onGiveUp }) {
+      const own = file.read(key);
+      if (own !== undefined && servable(own, newerThan)) return own;
       const outcome = await sharedOnce({
         redis,
         use: 'cache',
         lockKey: `lock:answer:${key}`,
         lockMs: deadlineMs + LOCK_MARGIN_MS,
-        read: () => read(key, newerThan),
+        read: async () => {
+          const shared = await readShared(key);
+          return shared !== undefined && servable(shared, newerThan) ? shared : undefined;
+        },
         produce: fetchHere,
         write: (answer) => write(key, answer),
         waitUntil: Date.now() + deadlineMs,
         onGiveUp,
       });
+      file.write(key, outcome.value);
       return outcome.value;
+    },
+    async lastGood(key) {
+      const own = file.read(key);
+      if (!redis.isUp()) return own;
+      const shared = await readShared(key).catch((error: unknown) => {
+        redis.fellBack('cache', error);
+        return undefined;
+      });
+      if (shared === undefined || (own !== undefined && own.fetchedAt >= shared.fetchedAt)) return own;
+      file.write(key, shared);
+      return shared;
+    },
+    async drop(key) {
+      file.delete(key);
+      if (redis.isUp()) await redis.client.del(answerKey(key)).catch((error: unknown) => redis.fellBack('cache', error));
     },
   };
 }

@@ -1,0 +1,186 @@
+import { mkdirSync, renameSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import type { CatalogAnswer } from '../../catalog/answer.js';
+import type { Logger } from '../../config/logger.js';
+import { decodeAnswer, encodeAnswer } from './storedAnswer.js';
+
+// The answers kept in DATA_DIR, one SQLite file: they outlive a restart and serve while the site
+// fails, and they live on disk, not in the heap. A write is one transaction in WAL mode, so a
+// process killed mid-write leaves the answer before it or after it, never a torn one; with
+// synchronous=NORMAL a commit costs no fsync (the WAL is synced at checkpoints), which loses at most
+// the last commits on a power cut, never a whole file. Reads and writes are synchronous (SQLite
+// in the process): a point read of the largest answer takes a fraction of a millisecond.
+
+export interface AnswerFileOptions {
+  path: string;
+  /** The bound on what is kept (stored bytes and keys); the least recently used go first past it. */
+  maxBytes: number;
+  /** Until when (ms since epoch) an answer is kept; it is never read back after. */
+  keepUntil(answer: CatalogAnswer): number;
+  now: () => number;
+  logger: Logger;
+}
+
+export interface AnswerFile {
+  /** The answer kept for `key`, unless its keeping time has passed; a read marks it used. */
+  read(key: string): CatalogAnswer | undefined;
+  /** Keeps `answer` for `key`, in place of the one kept before. */
+  write(key: string, answer: CatalogAnswer): void;
+  delete(key: string): void;
+  /** How many answers are kept, and their bytes as the bound counts them. */
+  size(): { entries: number; bytes: number };
+  close(): void;
+}
+
+// The table's shape; a file of another shape is dropped and started afresh (it only holds copies).
+const SCHEMA_VERSION = 1;
+// A read marks its answer used at most this often, so that serving one answer many times does
+// not write to the file each time; the eviction order is this coarse.
+const TOUCH_EVERY_MS = 60_000;
+// Expired answers are deleted at most this often, on a write.
+const PRUNE_EVERY_MS = 60_000;
+// Evicted per query while the file is over its bound.
+const EVICT_BATCH = 64;
+// The write-ahead log is truncated to this after a checkpoint, so it does not stay at its largest.
+const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+// A second process on the same file (another instance given the same DATA_DIR) waits this long for its lock.
+const BUSY_TIMEOUT_MS = 200;
+// What a file that is not a database at all (or a damaged one) answers on open.
+const UNREADABLE_FILE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function openDatabase(path: string): Database.Database {
+  const db = new Database(path);
+  try {
+    // Before the first table exists, so that freed pages can be handed back to the file system.
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+      db.exec('DROP TABLE IF EXISTS answers');
+      // Small columns first: a scan of them never reads the stored bytes' overflow pages.
+      db.exec(`CREATE TABLE answers (
+        key TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        stored BLOB NOT NULL
+      )`);
+      db.exec('CREATE INDEX answers_by_use ON answers (used_at)');
+      db.exec('CREATE INDEX answers_by_expiry ON answers (expires_at)');
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    }
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens (or creates) the file; a file that is not a readable database is moved aside and started afresh. */
+export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: AnswerFileOptions): AnswerFile {
+  mkdirSync(dirname(path), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = openDatabase(path);
+  } catch (error) {
+    if (!UNREADABLE_FILE_CODES.has((error as { code?: string }).code ?? '')) throw error;
+    const aside = `${path}.unreadable-${now()}`;
+    logger.error({ err: error, path, movedTo: aside }, 'the kept answers file is unreadable; starting an empty one');
+    renameSync(path, aside);
+    db = openDatabase(path);
+  }
+  db.pragma('incremental_vacuum');
+
+  const select = db.prepare<[string, number], { stored: Buffer; used_at: number }>('SELECT stored, used_at FROM answers WHERE key = ? AND expires_at > ?');
+  const touch = db.prepare<[number, string]>('UPDATE answers SET used_at = ? WHERE key = ?');
+  const sizeOf = db.prepare<[string], { bytes: number }>('SELECT bytes FROM answers WHERE key = ?');
+  const upsert = db.prepare<[string, number, number, number, Buffer]>(
+    'INSERT INTO answers (key, expires_at, used_at, bytes, stored) VALUES (?, ?, ?, ?, ?) ' +
+      'ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at, used_at = excluded.used_at, bytes = excluded.bytes, stored = excluded.stored',
+  );
+  const remove = db.prepare<[string], { bytes: number }>('DELETE FROM answers WHERE key = ? RETURNING bytes');
+  const removeExpired = db.prepare<[number], { bytes: number }>('DELETE FROM answers WHERE expires_at <= ? RETURNING bytes');
+  const leastUsed = db.prepare<[number], { key: string }>('SELECT key FROM answers ORDER BY used_at LIMIT ?');
+  const totals = db.prepare<[], { entries: number; bytes: number }>('SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM answers');
+
+  let { entries, bytes } = totals.get()!;
+  let prunedAt = -Infinity;
+
+  const forget = (removed: { bytes: number }[]) => {
+    for (const row of removed) {
+      entries -= 1;
+      bytes -= row.bytes;
+    }
+  };
+
+  function pruneExpired(at: number): void {
+    if (at - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = at;
+    forget(removeExpired.all(at));
+  }
+
+  function evictPastBound(): void {
+    while (bytes > maxBytes) {
+      const batch = leastUsed.all(EVICT_BATCH);
+      if (batch.length === 0) return;
+      for (const { key } of batch) {
+        forget(remove.all(key));
+        if (bytes <= maxBytes) return;
+      }
+    }
+  }
+
+  /** The counts as the file has them, after a write that failed half-way was rolled back. */
+  function recount(): void {
+    ({ entries, bytes } = totals.get()!);
+  }
+
+  const store = db.transaction((key: string, stored: Buffer, expiresAt: number, at: number) => {
+    const size = stored.length + Buffer.byteLength(key);
+    const previous = sizeOf.get(key);
+    upsert.run(key, expiresAt, at, size, stored);
+    if (previous === undefined) entries += 1;
+    bytes += size - (previous?.bytes ?? 0);
+    pruneExpired(at);
+    evictPastBound();
+  });
+
+  // A failing file (disk full, removed under us) costs the kept copies, never the request.
+  function guarded<T>(what: string, fallback: T, operation: () => T): T {
+    try {
+      return operation();
+    } catch (error) {
+      logger.warn({ err: error, path }, `kept answers: could not ${what}`);
+      return fallback;
+    }
+  }
+
+  return {
+    read: (key) =>
+      guarded('read an answer', undefined, () => {
+        const at = now();
+        const row = select.get(key, at);
+        if (row === undefined) return undefined;
+        if (at - row.used_at >= TOUCH_EVERY_MS) touch.run(at, key);
+        return decodeAnswer(row.stored);
+      }),
+    write: (key, answer) =>
+      guarded('keep an answer', undefined, () => {
+        const expiresAt = keepUntil(answer);
+        const at = now();
+        if (expiresAt <= at) return;
+        try {
+          store(key, encodeAnswer(answer), expiresAt, at);
+        } catch (error) {
+          recount();
+          throw error;
+        }
+      }),
+    delete: (key) => guarded('drop an answer', undefined, () => forget(remove.all(key))),
+    size: () => ({ entries, bytes }),
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import request from 'supertest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+
+// Last good answers across instances on one real redis-server: what one instance fetched, any other
+// serves when the site is down; a Redis outage leaves each instance what it fetched or read itself.
+
+const DAY_MS = 86_400_000;
+const SERIES = '/catalog/series/shadow-chronicle';
+const GENRES = '/catalog/genres';
+
+let redis: RedisServer;
+let site: Simulator;
+beforeAll(async () => {
+  [redis, site] = await Promise.all([startRedisServer(), startSimulator()]);
+});
+afterAll(async () => {
+  await Promise.all([redis.stop(), site.close()]);
+});
+
+const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+const stacks: TestStack[] = [];
+afterEach(async () => {
+  await Promise.all(stacks.splice(0).map((stack) => stack.close()));
+  site.setSiteDown(null);
+  site.clearFaults();
+  clock.offsetMs = 0;
+});
+
+
+/** An instance on its own DATA_DIR, sharing Redis, once Redis is up for it. */
+async function instance(): Promise<TestStack> {
+  const stack = await startTestStack({ sharedSimulator: site, env: { REDIS_URL: redis.url }, now: clock.now });
+  stacks.push(stack);
+  await redisIs(stack, 'up');
+  return stack;
+}
+
+async function redisIs(stack: TestStack, state: 'up' | 'down'): Promise<void> {
+  for (let tries = 0; tries < 200; tries++) {
+    if ((await request(stack.app).get('/health/upstream')).body.redis === state) return;
+    await sleep(25);
+  }
+  throw new Error(`redis never became ${state}`);
+}
+
+describe('last good answers with REDIS_URL', () => {
+  it("serves on one instance, marked stale, what another fetched; a Redis outage costs it only the answers it never read", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const fetched = await request(a.app).get(SERIES);
+    const genres = await request(a.app).get(GENRES);
+    expect([fetched.headers['x-cache'], genres.headers['x-cache']]).toEqual(['MISS', 'MISS']);
+
+    clock.offsetMs = 2 * DAY_MS;
+    site.setSiteDown('unavailable');
+    const fromA = await request(b.app).get(SERIES);
+    expect(fromA.status).toBe(200);
+    expect(fromA.headers['x-cache']).toBe('STALE');
+    expect(fromA.body.data).toEqual(fetched.body.data);
+    expect(fromA.body.meta.stale).toEqual({ since: fetched.body.meta.fetchedAt, reason: 'UPSTREAM_ERROR' });
+
+    await redis.kill();
+    await Promise.all([redisIs(a, 'down'), redisIs(b, 'down')]);
+    // B read the series once: its own copy stands in. It never read the genres: only A has them.
+    expect((await request(b.app).get(SERIES)).body.data).toEqual(fetched.body.data);
+    const notRead = await request(b.app).get(GENRES);
+    expect(notRead.status).toBe(502);
+    expect(notRead.body.error.code).toBe('UPSTREAM_ERROR');
+    const ownCopy = await request(a.app).get(GENRES);
+    expect(ownCopy.headers['x-cache']).toBe('STALE');
+    expect(ownCopy.body.data).toEqual(genres.body.data);
+    await redis.restart();
+  });
+
+  it('drops a page gone upstream from Redis too: an instance that never read it no longer serves it', async () => {
+    const [a, c] = [await instance(), await instance()];
+    expect((await request(a.app).get(SERIES)).status).toBe(200);
+    clock.offsetMs = 2 * DAY_MS;
+    site.setFaults([{ kind: 'status', status: 404 }]);
+    expect((await request(a.app).get(SERIES)).status).toBe(404);
+    site.clearFaults();
+    site.setSiteDown('unavailable');
+    const afterDrop = await request(c.app).get(SERIES);
+    expect(afterDrop.status).toBe(502);
+    expect(afterDrop.body.error.code).toBe('UPSTREAM_ERROR');
+  });
+});

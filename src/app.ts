@@ -31,11 +31,16 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import { originRuleOf, type TrustProxy } from './http/requestOrigin.js';
+import { originRuleOf, requestOrigin, variesByHost, type TrustProxy } from './http/requestOrigin.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
 import { createSharedStores } from './stores/index.js';
+import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
+import { startCrawler } from './crawler/crawler.js';
+import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
+import { createCatalogFiles } from './export/catalogFiles.js';
+import { createExportRouter } from './http/routes/export.js';
 
 export interface AppDeps {
   config: Config;
@@ -54,7 +59,13 @@ export interface AppDeps {
  * The service as one request listener, like an Express app: the Express app behind the cached-hit
  * path. `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
  */
-export type App = RequestListener & { express: Express; listen(port: number, host?: string): Server; close(): Promise<void> };
+export type App = RequestListener & {
+  express: Express;
+  /** The crawler's local catalog, as the title search and the status page read it. */
+  localCatalog: LocalCatalog;
+  listen(port: number, host?: string): Server;
+  close(): Promise<void>;
+};
 
 /** Assembles the app without listening, so tests drive it with supertest. */
 export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
@@ -81,6 +92,23 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     codeOf: (error) => describeError(error).code,
     onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
+
+  const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
+  const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
+  const crawler = config.CRAWL_ENABLED
+    ? startCrawler({
+        catalog,
+        index: catalogIndex,
+        lock: shared.crawlLock,
+        intervalMs: config.CRAWL_INTERVAL_MS,
+        updateEveryMs: config.CRAWL_UPDATE_S * 1000,
+        fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
+        now,
+        logger,
+        onStep: onCrawlStep,
+      })
+    : undefined;
+  const catalogFiles = createCatalogFiles({ index: catalogIndex, enabled: config.CRAWL_ENABLED, source: () => upstream.origin });
 
   const app = express();
   app.disable('x-powered-by');
@@ -121,11 +149,19 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(createCatalogRouter(catalog, catalogQuota, now));
   const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
   app.use(createFeedsRouter({ feeds, quota: catalogQuota, now }));
+  app.use(
+    createExportRouter({
+      files: catalogFiles,
+      quota: catalogQuota,
+      origin: requestOrigin,
+      variesByHost: variesByHost(originRuleOf(app)),
+    }),
+  );
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createServiceRouter({ upstream, metrics, redis }));
-  app.use(createStatusRouter(status, now));
+  app.use(createStatusRouter(status, now, catalogIndex.state));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));
@@ -136,10 +172,12 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const listener = withCachedHits(app, { catalog, feeds, origin: originRuleOf(app), quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
   return Object.assign(listener, {
     express: app,
+    localCatalog: catalogIndex,
     listen: (port: number, host?: string) => createHttpServer(listener, logger).listen(port, host),
     close: async () => {
-      // First: the status monitor saves the hour's traffic, to Redis too.
-      await status.close();
+      // First: the status monitor saves the hour's traffic, to Redis too; the crawler ends its step.
+      await Promise.all([status.close(), crawler?.stop()]);
+      await catalogIndex.close();
       await Promise.all([upstream.close(), shared.close()]);
     },
   });

@@ -13,8 +13,10 @@ import { episodeSlug, episodesOf } from './simulator/episodes.js';
 import { startSimulator } from './simulator/server.js';
 import { SERIES_STUDIOS } from './simulator/taxonomies.js';
 
-const simulator = await startSimulator({ port: Number(process.env.SIMULATOR_PORT ?? 4000), latencyMs: 120 });
-const config = loadConfig({ ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
+// A site of the real one's size, which the crawler reads without pausing between pages (the
+// simulator's own latency paces it): the first pass takes a few minutes, long enough to watch.
+const simulator = await startSimulator({ port: Number(process.env.SIMULATOR_PORT ?? 4000), latencyMs: 120, catalogSize: 1500 });
+const config = loadConfig({ CRAWL_INTERVAL_MS: '0', ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
 const app = createApp({ config, logger: createLogger(config.LOG_LEVEL) });
 const server = app.listen(config.PORT, config.HOST);
 await once(server, 'listening');
@@ -37,6 +39,9 @@ for (const endpoint of endpoints) {
 }
 console.log('\nFeeds (Atom; .rss and .json too), for a feed reader or a bot:');
 for (const feed of feeds) console.log(`  curl -s '${base}${urlWithParameters(`${feed.path}.atom`, feed.params.shape.slug === undefined ? {} : { slug: demoSeries.slug })}'`);
+console.log(`\nThe whole catalog, once the crawler's first pass is done (its progress: ${base}/status):`);
+console.log(`  curl -s '${base}/export/catalog.json' | jq '.count'`);
+console.log(`  curl -s '${base}/export/catalog.jsonl' | head -n 1`);
 console.log('\nCtrl+C stops both.\n');
 
 process.once('SIGINT', () => {

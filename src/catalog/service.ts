@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
-import type { UpstreamClient, UpstreamPage } from '../upstream/client.js';
+import type { FetchPriority, UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { AnswersStore } from './answersStore.js';
 import { StaleReason, type ErrorCode } from '../contract/schemas.js';
@@ -42,8 +42,9 @@ export interface CatalogService {
   /**
    * A miss: fetch, parse and cache, sharing one upstream fetch with concurrent misses of the same key.
    * With REDIS_URL, another instance's answer stands in only if it was fetched after `newerThan`.
+   * A `background` fetch (the crawler's) lets every user's fetch take an upstream connection first.
    */
-  fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult>;
+  fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number, priority?: FetchPriority): Promise<CatalogResult>;
   /** Whether answers are being served from the last good copies, and since when; undefined when not. */
   lastGood(): LastGoodState | undefined;
 }
@@ -153,13 +154,13 @@ export function createCatalogService({
     return key;
   };
 
-  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>): Promise<CatalogAnswer> {
+  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>, priority: FetchPriority): Promise<CatalogAnswer> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
     const typedInput = input as never;
     // No fetch for a page that could not be parsed soon: the site is not asked for nothing.
     checkParseRoom();
     const started = performance.now();
-    const page = await fetchPage(endpoint, typedInput);
+    const page = await fetchPage(endpoint, typedInput, priority);
     const durationMs = Math.round(performance.now() - started);
     const parsed = await parsePage(endpoint, page.html, page.url, input);
     if (parsed.missing.length > 0) {
@@ -180,13 +181,13 @@ export function createCatalogService({
   }
 
   /** The endpoint's upstream page; on a 404, its fallback page once, where it has one. */
-  async function fetchPage(endpoint: AnyEndpoint, input: never): Promise<UpstreamPage> {
+  async function fetchPage(endpoint: AnyEndpoint, input: never, priority: FetchPriority): Promise<UpstreamPage> {
     try {
-      return await upstream.fetchPage(endpoint.upstreamPath(input, site));
+      return await upstream.fetchPage(endpoint.upstreamPath(input, site), { priority });
     } catch (error) {
       const fallback = error instanceof UpstreamNotFoundError ? (endpoint.fallbackPath?.(input, site) ?? null) : null;
       if (fallback === null) throw error;
-      return upstream.fetchPage(fallback);
+      return upstream.fetchPage(fallback, { priority });
     }
   }
 
@@ -194,11 +195,11 @@ export function createCatalogService({
    * The answer the cache's loader stores: fetched here, or with REDIS_URL one another instance
    * stored or is fetching (newer than `newerThan` when refreshing an answer of that age).
    */
-  function load(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, newerThan?: number): Promise<CatalogAnswer> {
+  function load(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, newerThan?: number, priority: FetchPriority = 'user'): Promise<CatalogAnswer> {
     const fetchHere = () => {
       const failed = failedPages.get(key);
       if (failed !== undefined) return Promise.reject(failed);
-      return fetchAnswer(endpoint, input).then(
+      return fetchAnswer(endpoint, input, priority).then(
         (answer) => {
           fetchedHere.add(answer);
           return answer;
@@ -329,12 +330,12 @@ export function createCatalogService({
     return servedStale(kept, code as StaleReason);
   }
 
-  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number): Promise<CatalogResult> {
+  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number, priority: FetchPriority = 'user'): Promise<CatalogResult> {
     onLookup('miss');
     const key = keyOf(endpoint, input);
     let answer: CatalogAnswer;
     try {
-      answer = await cache.load(key, () => load(endpoint, input, key, newerThan));
+      answer = await cache.load(key, () => load(endpoint, input, key, newerThan, priority));
     } catch (error) {
       return afterFailure(key, error);
     }

@@ -4,3 +4,4 @@ export * from './schemas.js';
 export * from './series.js';
 export * from './browse.js';
 export * from './feeds.js';
+export * from './catalogExport.js';

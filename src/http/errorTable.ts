@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../contract/errorCodes.js';
 import type { ErrorCode, ErrorDetail } from '../contract/schemas.js';
+import { CatalogNotReadyError } from '../crawler/errors.js';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
 import type { ReportCategory } from '../reports/schema.js';
 import {
@@ -117,6 +118,15 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
     code: 'UPSTREAM_BLOCKED',
     reportCategory: 'api-down',
     message: (error) => `${BLOCKED_MESSAGES[error.reason]} Retry after ${error.retryAfterSeconds} seconds.`,
+    headers: retryAfter,
+  }),
+  answers(CatalogNotReadyError, {
+    code: 'CATALOG_NOT_READY',
+    reportCategory: 'api-down',
+    message: (error) =>
+      error.reason === 'disabled'
+        ? 'This service does not keep a copy of the catalog (its crawler is turned off), so it cannot answer from one.'
+        : `This service's copy of the catalog is still empty: its crawler has only just started. Retry after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(UpstreamUnavailableError, {

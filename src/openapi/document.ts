@@ -65,7 +65,7 @@ function headerComponents(config: Config): JsonObject {
     'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
     ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),
     Allow: text('The methods the route takes'),
-    'Last-Modified': text("The feed's newest entry date; send it back as If-Modified-Since to get 304 when nothing changed"),
+    'Last-Modified': text("The feed's newest entry date, or when the exported catalog last changed; send it back as If-Modified-Since to get 304 when nothing changed"),
   };
 }
 
@@ -171,6 +171,52 @@ function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
   };
 }
 
+/** The export's errors: it takes no parameters and never reads the upstream. */
+const EXPORT_ERROR_CODES: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'CATALOG_NOT_READY', 'INTERNAL_ERROR'];
+
+const EXPORT_FILES = [
+  {
+    path: '/export/catalog.json',
+    operationId: 'getCatalogExport',
+    summary: 'The whole catalog in one JSON document',
+    description:
+      "Every series the site lists, as this service's crawler last read its page: the series detail without `episodes` and `batches`, plus `sub`, `listedEpisodes`, `checkedAt` and `changedAt`, ordered by slug; `removed` lists the series the site no longer has; `complete` is true once every listed series has been read.",
+    mediaType: 'application/json',
+    schema: ref('schemas', 'CatalogExport'),
+  },
+  {
+    path: '/export/catalog.jsonl',
+    operationId: 'getCatalogExportLines',
+    summary: 'The whole catalog as JSON lines',
+    description: 'The entries of /export/catalog.json, one per line, in the same order, and nothing else.',
+    mediaType: 'application/jsonl',
+    schema: { type: 'string', description: 'One CatalogEntry (JSON) per line' },
+  },
+  {
+    path: '/export/catalog.schema.json',
+    operationId: 'getCatalogExportSchema',
+    summary: 'The JSON Schema of the catalog document',
+    description: 'JSON Schema (2020-12) of /export/catalog.json, generated from the same schema that types it.',
+    mediaType: 'application/schema+json',
+    schema: { type: 'object', description: 'A JSON Schema (2020-12) document' },
+  },
+] as const;
+
+function exportOperation(file: (typeof EXPORT_FILES)[number]): JsonObject {
+  const validators = Object.fromEntries(['ETag', 'Last-Modified', 'Cache-Control'].map((name) => [name, ref('headers', name)]));
+  return {
+    operationId: file.operationId,
+    tags: ['export'],
+    summary: file.summary,
+    description: `${file.description}\n\nBuilt once per change of the catalog and sent gzip-compressed when the client accepts it. Counts as one request of the quota; a conditional request answered 304 does not. 503 \`CATALOG_NOT_READY\` while the crawler is turned off or has read nothing yet.`,
+    responses: {
+      '200': { description: file.summary, headers: { ...QUOTA_HEADERS, ...validators }, content: { [file.mediaType]: { schema: file.schema } } },
+      '304': { description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota', headers: { ...QUOTA_HEADERS, ...validators } },
+      ...errorResponses(EXPORT_ERROR_CODES, QUOTA_HEADERS),
+    },
+  };
+}
+
 function reportOperation(config: Config): JsonObject {
   return {
     operationId: 'createReport',
@@ -210,11 +256,13 @@ export function buildOpenApiDocument(config: Config, origin: string): JsonObject
     tags: [
       { name: 'catalog', description: 'The catalog, read from the upstream site' },
       { name: 'feeds', description: 'New episodes as Atom, RSS and JSON Feed, for feed readers and bots' },
+      { name: 'export', description: "The whole catalog in one download, from this service's crawler" },
       { name: 'reports', description: 'Reports to the maintainers' },
     ],
     paths: {
       ...Object.fromEntries(endpoints.map((endpoint) => [endpoint.path, { get: catalogOperation(endpoint, config) }])),
       ...Object.fromEntries(feeds.map((feed) => [feedOpenApiPath(feed), { get: feedOperation(feed, config) }])),
+      ...Object.fromEntries(EXPORT_FILES.map((file) => [file.path, { get: exportOperation(file) }])),
       '/api/reports': { post: reportOperation(config) },
     },
     components: { schemas: componentSchemas(), headers: headerComponents(config) },

@@ -53,6 +53,9 @@ export interface DocsView extends ServiceFacts {
   reference: EndpointDocView[];
   /** Each feed with a code sample of its JSON Feed, the form a bot reads most easily. */
   feeds: (FeedDocView & { code: SampleView })[];
+  /** The three files of /export, each with its "Coba" link. */
+  exportFiles: { path: string; mediaType: string; summary: string }[];
+  exportErrors: ErrorCodeView[];
   reportFields: FieldRuleView[];
   reportErrors: ErrorCodeView[];
   reportExampleJson: string;
@@ -126,6 +129,12 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       const json = feed.links.find((link) => link.format === 'json')!;
       return { ...feed, code: sampleView(`GET ${json.url}`, { method: 'GET', url: `${baseUrl}${json.url}`, mediaType: json.mediaType }) };
     }),
+    exportFiles: [
+      { path: '/export/catalog.json', mediaType: 'application/json', summary: 'seluruh katalog dalam satu dokumen JSON' },
+      { path: '/export/catalog.jsonl', mediaType: 'application/jsonl', summary: 'entri yang sama, satu per baris (JSON Lines)' },
+      { path: '/export/catalog.schema.json', mediaType: 'application/schema+json', summary: 'JSON Schema (2020-12) dokumen .json' },
+    ],
+    exportErrors: (['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'CATALOG_NOT_READY', 'INTERNAL_ERROR'] as const).map(errorView),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),

@@ -1,3 +1,4 @@
+import type { CatalogState } from '../crawler/localCatalog.js';
 import { causeOf } from '../status/causes.js';
 import type { HistorySlot, StatusHistory } from '../status/history.js';
 import type { LatencySummary } from '../status/trafficSummary.js';
@@ -77,6 +78,37 @@ export interface StatusView {
   /** How many endpoints had no request at all. */
   quietEndpoints: number;
   incidents: { start: string; end: string; duration: string; cause: string; codes: string }[];
+  catalog: CatalogView;
+}
+
+/** The crawler's bar: series read of series listed, the pass under way, the last and the next. */
+export interface CatalogView {
+  enabled: boolean;
+  read: number;
+  /** The bar's maximum: at least 1, so that an empty bar is still a bar. */
+  max: number;
+  readText: string;
+  rows: { label: string; value: string }[];
+}
+
+const PASS_NAMES = { full: 'penuh (semua seri)', update: 'pembaruan (seri yang berubah)' } as const;
+
+export function catalogView(state: CatalogState): CatalogView {
+  const percent = state.listed === 0 ? 0 : Math.floor((state.read / state.listed) * 100);
+  return {
+    enabled: state.enabled,
+    read: state.read,
+    max: Math.max(1, state.listed),
+    readText:
+      state.listed === 0 ? 'belum ada daftar seri yang dibaca' : `${whole.format(state.read)} dari ${whole.format(state.listed)} seri dibaca (${percent}%)`,
+    rows: [
+      { label: 'Putaran sekarang', value: state.pass === null ? 'tidak ada' : `${PASS_NAMES[state.pass.kind]}, mulai ${at(state.pass.startedAt)}` },
+      { label: 'Putaran penuh terakhir selesai', value: state.lastFullPassEndedAt === null ? 'belum pernah' : at(state.lastFullPassEndedAt) },
+      { label: 'Putaran berikutnya', value: state.nextPassAt === null ? (state.pass === null ? 'belum dijadwalkan' : 'setelah putaran ini') : at(state.nextPassAt) },
+      { label: 'Seri disimpan', value: `${whole.format(state.held)} (${whole.format(state.removed)} sudah dihapus dari situs)` },
+      { label: 'Katalog lengkap', value: state.complete ? 'ya' : 'belum' },
+    ],
+  };
 }
 
 /** What the API card says while answers come from the last good copies. */
@@ -88,7 +120,7 @@ function lastGoodText(lastGood: StatusHistory['api']['lastGood']): string | null
   );
 }
 
-export function statusView(history: StatusHistory): StatusView {
+export function statusView(history: StatusHistory, catalog: CatalogState): StatusView {
   const { upstream } = history;
   const last = upstream.lastProbe;
   const probesByHour = (hour: string) =>
@@ -96,6 +128,7 @@ export function statusView(history: StatusHistory): StatusView {
   return {
     title: 'Status layanan',
     current: 'status',
+    catalog: catalogView(catalog),
     generatedAt: at(history.generatedAt),
     probeInterval: formatDuration(history.probeIntervalSeconds),
     upstream: {

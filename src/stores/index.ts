@@ -27,6 +27,12 @@ import { FIRST_SEEN_BOUNDS, type FirstSeenStore } from '../feeds/firstSeenStore.
 import { createFileStatusStore } from './statusHistory/file.js';
 import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from '../status/historyStore.js';
+import type { CatalogStore } from '../crawler/catalogStore.js';
+import type { CrawlLock } from '../crawler/crawlLock.js';
+import { createRedisCatalogStore } from './catalog/redis.js';
+import { createSqliteCatalogStore } from './catalog/sqlite.js';
+import { createSoleCrawlLock } from './crawlLock/memory.js';
+import { createRedisCrawlLock } from './crawlLock/redis.js';
 
 // Every thing instances share follows one pattern: an interface (<thing>/store.ts), the embedded
 // default (<thing>/memory.ts, or <thing>/file.ts in DATA_DIR where it must outlive a restart), and
@@ -48,6 +54,9 @@ export interface SharedStores {
   readonly reports: SharedReports;
   /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
   readonly firstSeen: FirstSeenStore;
+  /** The crawler's local catalog (DATA_DIR/catalog.sqlite without Redis), and who crawls it. */
+  readonly catalog: CatalogStore;
+  readonly crawlLock: CrawlLock;
   close(): Promise<void>;
 }
 
@@ -71,6 +80,7 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
   // Unset REDIS_URL: everything stays in this instance (memory and DATA_DIR), and no Redis client is loaded.
   if (config.REDIS_URL === undefined) {
     const firstSeen = createFileFirstSeen(join(config.DATA_DIR, FIRST_SEEN_FILE), FIRST_SEEN_BOUNDS, logger);
+    const catalog = createSqliteCatalogStore(config.DATA_DIR, logger);
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
@@ -81,9 +91,12 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
       reports: createFileReports(config.DATA_DIR, logger),
       firstSeen,
+      catalog,
+      crawlLock: createSoleCrawlLock(),
       close: async () => {
         await firstSeen.close();
         answerFile.close();
+        await catalog.close();
       },
     };
   }
@@ -99,6 +112,8 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     statusHistory: createRedisStatusStore(redis, logger),
     reports,
     firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
+    catalog: createRedisCatalogStore(redis),
+    crawlLock: createRedisCrawlLock(redis),
     close: async () => {
       await reports.close();
       await redis.close();

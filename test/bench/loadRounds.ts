@@ -36,6 +36,21 @@ export async function loadRound(tally: LoadTally, url: string, seconds: number, 
   tally.p99.push(result.latency.p99);
 }
 
+/** A server to load: its URL and its process, whose CPU time is counted. */
+export interface LoadTarget {
+  url: string;
+  pid: number;
+}
+
+/** `rounds` rounds of each target in turn, `seconds` in all per target: each target's tally, in order. */
+export async function alternatingRounds(targets: readonly LoadTarget[], seconds: number, rounds: number): Promise<LoadTally[]> {
+  const tallies = targets.map(emptyTally);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, target] of targets.entries()) await loadRound(tallies[index]!, target.url, seconds / rounds, target.pid);
+  }
+  return tallies;
+}
+
 // CPU per request barely moves with what else the machine runs; req/s and latency do.
 export const tallyFigures = (tally: LoadTally): LoadFigures => ({
   perSecond: tally.requests / tally.seconds,

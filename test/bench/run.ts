@@ -3,8 +3,10 @@
 // BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
 import { BenchReport } from './report.js';
 import { badPagesSection } from './sections/badPages.js';
+import { crawlSection } from './sections/crawl.js';
 import { feedSection } from './sections/feeds.js';
 import { hitSection } from './sections/hit.js';
+import { lastGoodSection } from './sections/lastGood.js';
 import { memorySection } from './sections/memory.js';
 import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
@@ -28,6 +30,8 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   memory: memorySection,
   'bad-pages': badPagesSection,
   reports: reportConfirmationSection,
+  'last-good': lastGoodSection,
+  crawl: crawlSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

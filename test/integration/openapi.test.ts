@@ -46,12 +46,15 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/Missing/);
   });
 
-  it('has exactly the endpoint table\'s paths, the feed table\'s, plus POST /api/reports', () => {
+  it('has exactly the endpoint table\'s paths, the feed table\'s, the export\'s, plus POST /api/reports', () => {
     expect(Object.keys(document.paths)).toEqual([
       ...endpoints.map((endpoint) => endpoint.path),
       '/feeds/latest.{format}',
       '/feeds/series/{slug}.{format}',
       '/feeds/movies.{format}',
+      '/export/catalog.json',
+      '/export/catalog.jsonl',
+      '/export/catalog.schema.json',
       '/api/reports',
     ]);
     for (const endpoint of endpoints) expect(Object.keys(document.paths[endpoint.path])).toEqual(['get']);
@@ -148,6 +151,9 @@ describe('GET /openapi.json', () => {
         'PageLink',
         'SeriesBySlugResponse',
         'SeriesDetail',
+        'CatalogEntry',
+        'CatalogExport',
+        'RemovedSeries',
         'VideoServer',
         'AzList',
         'AzListResponse',

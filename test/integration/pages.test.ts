@@ -189,6 +189,7 @@ describe('GET /docs (API reference)', () => {
     const sections = $('section.endpoint-doc');
     expect(sections.map((_, el) => squash($(el).children('h2').text())).get()).toEqual([
       ...[...ENDPOINT_PATHS, ...FEED_PATHS].map((path) => `GET ${path}`),
+      'GET /export/catalog.{json,jsonl,schema.json}',
       'POST /api/reports',
     ]);
 

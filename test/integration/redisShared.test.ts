@@ -64,6 +64,7 @@ async function instance(origins: string[], env: Record<string, string> = {}, log
     // Each test speaks for a client of its own through X-Forwarded-For, behind one trusted proxy hop.
     TRUST_PROXY: '1',
     REDIS_URL: redisServer.url,
+    CRAWL_ENABLED: 'false',
     ...env,
   });
   const app = createApp({ config, logger, scheduleProbe: noProbe });

@@ -47,6 +47,7 @@ const env = (dataDir: string): Record<string, string> => ({
   TRUST_PROXY: '1',
   SOLVER: 'off',
   LOG_LEVEL: 'silent',
+  CRAWL_ENABLED: 'false',
 });
 const tempDataDir = () => mkdtempSync(join(tmpdir(), 'reports-shared-'));
 

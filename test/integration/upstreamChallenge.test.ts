@@ -147,6 +147,7 @@ describe('the app in front of a walled upstream', () => {
       DATA_DIR: tempDataDir(),
       LOG_LEVEL: 'silent',
       UPSTREAM_TIMEOUT_MS: '15000',
+      CRAWL_ENABLED: 'false',
       ...env,
     });
     const app = createApp({ config, logger: createLogger('silent'), scheduleProbe: noProbe });

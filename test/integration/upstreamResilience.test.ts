@@ -256,6 +256,7 @@ describe('/health/upstream and /metrics', () => {
       SOLVER: 'off',
       UPSTREAM_BREAKER_THRESHOLD: '2',
       UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
+      CRAWL_ENABLED: 'false',
     });
     const { client, metrics } = testClient(config.UPSTREAM_BASE_URLS, { breakerThreshold: 2, breakerCooldownMs: 60_000, maxRetries: 0 });
     const app = createApp({ config, logger: createLogger('silent'), upstream: client, metrics, scheduleProbe: noProbe });

@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { startSimulator } from '../../simulator/server.js';
-import { emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
+import { alternatingRounds, tallyFigures, type LoadTally } from '../loadRounds.js';
 import { startBareServer, startService } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { HIT_PATH, LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
@@ -17,12 +17,7 @@ export async function hitSection(report: BenchReport): Promise<void> {
   const bare = await startBareServer(body);
   await autocannon({ url: hitUrl, connections: 50, duration: 3 });
   await autocannon({ url: bare.origin, connections: 50, duration: 3 });
-  const oursTally = emptyTally();
-  const bareTally = emptyTally();
-  for (let round = 0; round < HIT_ROUNDS; round++) {
-    await loadRound(oursTally, hitUrl, LOAD_SECONDS / HIT_ROUNDS, service.pid);
-    await loadRound(bareTally, bare.origin, LOAD_SECONDS / HIT_ROUNDS, bare.pid);
-  }
+  const [oursTally, bareTally] = (await alternatingRounds([{ url: hitUrl, pid: service.pid }, { url: bare.origin, pid: bare.pid }], LOAD_SECONDS, HIT_ROUNDS)) as [LoadTally, LoadTally];
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   const ratio = ours.perSecond / baseline.perSecond;
   const kb = (body.length / 1024).toFixed(1);

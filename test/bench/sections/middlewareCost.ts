@@ -35,7 +35,7 @@ async function microseconds(step: (req: IncomingMessage, res: ServerResponse) =>
  * request/response objects), so that a slow one shows. The socket write is not included.
  */
 async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microseconds: number }>> {
-  const config = loadConfig({ RATE_LIMIT_MAX: '1000000' });
+  const config = loadConfig({ RATE_LIMIT_MAX: '1000000', CRAWL_ENABLED: 'false' });
   const quota = catalogRateLimit(config, () => '127.0.0.1', createMemoryQuota());
   const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: true }));
   const metrics = createMetrics();

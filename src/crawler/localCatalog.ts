@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../config/logger.js';
+import { CatalogEntry, type RemovedSeries } from '../contract/catalogExport.js';
+import { NO_PROGRESS, type CatalogStore, type CatalogSnapshot, type CrawlProgress } from './catalogStore.js';
+import { factsOf, type EntryFacts } from './entry.js';
+
+// The local catalog as the rest of the service sees it: the title search follows its changes, the
+// export is built from its snapshots, /status and /metrics read its state. The store holds the
+// entries; the heap holds one small record per series (EntryFacts) and the byte hash of each
+// entry as last seen, so that a change is found without keeping the entries themselves.
+
+export type CatalogChange = { kind: 'upsert'; entry: CatalogEntry } | { kind: 'remove'; slug: string };
+
+export interface CatalogState {
+  /** CRAWL_ENABLED. */
+  enabled: boolean;
+  /** Whether this instance is the one crawling (with REDIS_URL only one is). */
+  crawlingHere: boolean;
+  /** Every series the site's list shows has been read at least once. */
+  complete: boolean;
+  /** Series the site lists (as last counted), and how many of them have been read. */
+  listed: number;
+  read: number;
+  /** Entries held. */
+  held: number;
+  removed: number;
+  /** The pass under way: what kind, and when it started (ISO). */
+  pass: { kind: 'full' | 'update'; startedAt: string } | null;
+  lastFullPassEndedAt: string | null;
+  /** When the next pass is due (ISO); null while one runs or the crawler is off. */
+  nextPassAt: string | null;
+}
+
+/** What the title search (and anything else that follows the catalog) reads. */
+export interface LocalCatalog {
+  /**
+   * Calls `listener` with every held entry once (soon after it is registered) and then with every
+   * entry added, changed or removed, on every instance. Returns the unsubscribe function.
+   */
+  onChange(listener: (change: CatalogChange) => void): () => void;
+  /** Every held entry, parsed (for a one-off rebuild; the heap holds them only while the caller does). */
+  entries(): Promise<CatalogEntry[]>;
+  state(): CatalogState;
+}
+
+/** One synced state of the store, as the export is built from it. */
+export interface CatalogView {
+  revision: number;
+  /** Entries as their JSON bytes, ordered by slug. */
+  entries: Buffer[];
+  /** Ordered by slug. */
+  removed: RemovedSeries[];
+  complete: boolean;
+  /** The newest checkedAt, changedAt or removedAt: the same on every instance for the same snapshot. */
+  updatedAt: string;
+}
+
+/** The crawler's side of the local catalog. */
+export interface CatalogIndex extends LocalCatalog {
+  /** Settled once the store has been read for the first time (the crawler starts after it). */
+  readonly ready: Promise<void>;
+  facts(slug: string): EntryFacts | undefined;
+  heldSlugs(): string[];
+  progress(): CrawlProgress;
+  saveProgress(progress: CrawlProgress): Promise<void>;
+  /** Saves the progress of a pass that ended, and syncs before the state says so. */
+  finishPass(progress: CrawlProgress): Promise<void>;
+  /** Moves the progress on without saving it (a step whose place the entries keep). */
+  keepProgress(progress: CrawlProgress): void;
+  put(entry: CatalogEntry, facts: EntryFacts): Promise<void>;
+  remove(removed: RemovedSeries): Promise<void>;
+  /** Reads the store now and tells the listeners what changed. */
+  sync(): Promise<void>;
+  /** Told of every synced view, for the export. */
+  onView(listener: (view: CatalogView) => void): void;
+  /** The crawler tells what it is doing: whether it crawls here, and when its next pass is due. */
+  noteCrawler(crawlingHere: boolean, nextPassAt: number | null): void;
+  close(): Promise<void>;
+}
+
+/** How often the store's revision is looked at: changes made by the crawling instance reach the others within this. */
+const SYNC_EVERY_MS = 2_000;
+
+const byteHash = (bytes: Buffer) => createHash('sha1').update(bytes).digest('base64url');
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function createCatalogIndex({
+  store,
+  enabled,
+  logger,
+}: {
+  store: CatalogStore;
+  enabled: boolean;
+  logger: Logger;
+}): CatalogIndex {
+  const facts = new Map<string, EntryFacts>();
+  // Per slug, the byte hash of the entry as last synced, and the content hash the listeners were told.
+  const syncedBytes = new Map<string, string>();
+  const told = new Map<string, string>();
+  const removed = new Map<string, RemovedSeries>();
+  const listeners = new Set<(change: CatalogChange) => void>();
+  const viewListeners: ((view: CatalogView) => void)[] = [];
+  let progress: CrawlProgress = NO_PROGRESS;
+  let syncedRevision = -1;
+  let synced = false;
+  let complete = false;
+  let crawler = { crawlingHere: false, nextPassAt: null as number | null };
+  let syncing: Promise<void> | undefined;
+  let syncAgain = false;
+
+  function emit(change: CatalogChange, to: Iterable<(change: CatalogChange) => void> = listeners): void {
+    for (const listener of to) {
+      try {
+        listener(change);
+      } catch (error) {
+        logger.error({ err: error }, 'a catalog listener failed');
+      }
+    }
+  }
+
+  function apply(snapshot: CatalogSnapshot): void {
+    // The crawling instance is ahead of what it saved (a step's place is not always saved).
+    if (!crawler.crawlingHere) progress = snapshot.progress;
+    const slugs = [...snapshot.entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    let updatedAt = '';
+    for (const slug of slugs) {
+      const bytes = snapshot.entries.get(slug)!;
+      const hash = byteHash(bytes);
+      let entryFacts = facts.get(slug);
+      if (syncedBytes.get(slug) !== hash || entryFacts === undefined) {
+        const entry = CatalogEntry.parse(JSON.parse(bytes.toString('utf8')));
+        entryFacts = factsOf(entry);
+        facts.set(slug, entryFacts);
+        syncedBytes.set(slug, hash);
+        if (told.get(slug) !== entryFacts.hash) {
+          told.set(slug, entryFacts.hash);
+          emit({ kind: 'upsert', entry });
+        }
+      }
+      if (entryFacts.checkedAt > updatedAt) updatedAt = entryFacts.checkedAt;
+      if (entryFacts.changedAt > updatedAt) updatedAt = entryFacts.changedAt;
+    }
+    for (const slug of [...facts.keys()]) {
+      if (snapshot.entries.has(slug)) continue;
+      facts.delete(slug);
+      syncedBytes.delete(slug);
+      if (told.delete(slug)) emit({ kind: 'remove', slug });
+    }
+    removed.clear();
+    for (const entry of snapshot.removed) {
+      removed.set(entry.slug, entry);
+      if (entry.removedAt > updatedAt) updatedAt = entry.removedAt;
+    }
+    const listed = Object.keys(progress.listed);
+    complete = listed.length > 0 && listed.every((slug) => snapshot.entries.has(slug));
+    syncedRevision = snapshot.revision;
+    synced = true;
+    const view: CatalogView = {
+      revision: snapshot.revision,
+      entries: slugs.map((slug) => snapshot.entries.get(slug)!),
+      removed: [...removed.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
+      complete,
+      updatedAt,
+    };
+    for (const listener of viewListeners) listener(view);
+  }
+
+  async function syncOnce(): Promise<void> {
+    apply(await store.snapshot());
+  }
+
+  /** One sync at a time; a sync asked for while one runs runs once more after it. */
+  function sync(): Promise<void> {
+    if (syncing !== undefined) {
+      syncAgain = true;
+      return syncing;
+    }
+    syncing = (async () => {
+      try {
+        do {
+          syncAgain = false;
+          await syncOnce();
+        } while (syncAgain);
+      } finally {
+        syncing = undefined;
+      }
+    })();
+    return syncing;
+  }
+
+  // Turned off, the catalog is not read at all: nothing is served from it.
+  const timer = setInterval(() => {
+    if (!enabled) return;
+    void store
+      .revision()
+      .then((revision) => (revision !== syncedRevision ? sync() : undefined))
+      .catch((error: unknown) => logger.warn({ err: error }, 'catalog sync failed; the last synced catalog stays'));
+  }, SYNC_EVERY_MS);
+  timer.unref();
+
+  function state(): CatalogState {
+    const listed = Object.keys(progress.listed);
+    const pass = progress.pass;
+    // During a full pass, the bar counts the series read in this pass; otherwise those ever read.
+    const passStarted = pass?.kind === 'full' ? iso(pass.startedAt)! : '';
+    const read = listed.filter((slug) => {
+      const entry = facts.get(slug);
+      return entry !== undefined && entry.checkedAt >= passStarted;
+    }).length;
+    return {
+      enabled,
+      crawlingHere: crawler.crawlingHere,
+      complete,
+      listed: Math.max(listed.length, pass === null ? 0 : Object.keys(pass.listed).length),
+      read,
+      held: facts.size,
+      removed: removed.size,
+      pass: pass === null ? null : { kind: pass.kind, startedAt: iso(pass.startedAt)! },
+      lastFullPassEndedAt: iso(progress.lastFullPassEndedAt),
+      nextPassAt: enabled ? iso(crawler.nextPassAt) : null,
+    };
+  }
+
+  async function entries(): Promise<CatalogEntry[]> {
+    const snapshot = await store.snapshot();
+    return [...snapshot.entries.values()].map((bytes) => CatalogEntry.parse(JSON.parse(bytes.toString('utf8'))));
+  }
+
+  // The first sync at once, so that a restarted instance serves its export without waiting.
+  const ready = enabled
+    ? sync().catch((error: unknown) => logger.warn({ err: error }, 'first catalog sync failed; retried in the background'))
+    : Promise.resolve();
+
+  return {
+    ready,
+    onChange(listener) {
+      listeners.add(listener);
+      // A listener that comes after the first sync hears of every held entry too.
+      if (synced)
+        void entries().then(
+          (all) => {
+            for (const entry of all) if (listeners.has(listener)) emit({ kind: 'upsert', entry }, [listener]);
+          },
+          (error: unknown) => logger.warn({ err: error }, 'catalog replay failed'),
+        );
+      return () => listeners.delete(listener);
+    },
+    entries,
+    state,
+    facts: (slug) => facts.get(slug),
+    heldSlugs: () => [...facts.keys()],
+    progress: () => progress,
+    async saveProgress(next) {
+      progress = next;
+      await store.saveProgress(next);
+    },
+    async finishPass(next) {
+      await store.saveProgress(next);
+      await sync();
+      progress = next;
+    },
+    keepProgress(next) {
+      progress = next;
+    },
+    async put(entry, entryFacts) {
+      await store.put(entry);
+      facts.set(entry.slug, entryFacts);
+      removed.delete(entry.slug);
+    },
+    async remove(entry) {
+      await store.remove(entry);
+      facts.delete(entry.slug);
+      removed.set(entry.slug, entry);
+    },
+    sync,
+    onView: (listener) => viewListeners.push(listener),
+    noteCrawler(crawlingHere, nextPassAt) {
+      crawler = { crawlingHere, nextPassAt };
+    },
+    async close() {
+      clearInterval(timer);
+      await syncing?.catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,129 @@
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import { z } from 'zod';
+import { CatalogExport } from '../contract/catalogExport.js';
+import { CatalogNotReadyError } from '../crawler/errors.js';
+import type { CatalogIndex, CatalogView } from '../crawler/localCatalog.js';
+
+const gzip = promisify(gzipCallback);
+
+// The three files of /export: built once per change of the local catalog (each synced view), and
+// compressed once per build; a request sends the bytes as they are. The .json names its schema by
+// this service's own origin, so it is built per origin (PUBLIC_URL makes that one); the .jsonl and
+// the schema are the same for all.
+
+export type ExportFileName = 'catalog.json' | 'catalog.jsonl' | 'catalog.schema.json';
+
+export interface ExportFile {
+  body: Buffer;
+  gzip: Buffer;
+  /** Weak: the identity and the gzip bytes are the same document. */
+  etag: string;
+  lastModified: string;
+  contentType: string;
+}
+
+export interface CatalogFiles {
+  /** The file as last built (building it first if this origin has not asked since the last change); CatalogNotReadyError when there is nothing to export. */
+  file(name: ExportFileName, origin: string): Promise<ExportFile>;
+}
+
+/** Origins whose .json is kept built: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
+const ORIGINS_KEPT = 4;
+/** How soon a client is told to come back: the crawler reads its first series within seconds of starting. */
+const NOT_READY_RETRY_S = { disabled: 3600, empty: 30 } as const;
+
+const MEDIA_TYPES: Record<ExportFileName, string> = {
+  'catalog.json': 'application/json; charset=utf-8',
+  'catalog.jsonl': 'application/jsonl; charset=utf-8',
+  'catalog.schema.json': 'application/schema+json; charset=utf-8',
+};
+
+/** The JSON Schema (2020-12) of catalog.json, from the zod schema that types the entry. */
+export function catalogJsonSchema(): object {
+  return z.toJSONSchema(CatalogExport, { target: 'draft-2020-12', io: 'output' });
+}
+
+async function fileOf(name: ExportFileName, body: Buffer, lastModified: string): Promise<ExportFile> {
+  return {
+    body,
+    gzip: await gzip(body),
+    etag: `W/"${createHash('sha1').update(body).digest('base64url')}"`,
+    lastModified,
+    contentType: MEDIA_TYPES[name],
+  };
+}
+
+const json = (value: unknown) => Buffer.from(JSON.stringify(value));
+const COMMA = Buffer.from(',');
+
+export function createCatalogFiles({ index, enabled, source }: { index: CatalogIndex; enabled: boolean; source: () => string }): CatalogFiles {
+  let view: CatalogView | undefined;
+  // Per view: the .jsonl, and the .json of each origin asked for, each built once.
+  let jsonl: Promise<ExportFile> | undefined;
+  let byOrigin = new Map<string, Promise<ExportFile>>();
+  let schema: Promise<ExportFile> | undefined;
+
+  function buildJson(current: CatalogView, origin: string): Promise<ExportFile> {
+    const entries: Buffer[] = [];
+    current.entries.forEach((entry, position) => {
+      if (position > 0) entries.push(COMMA);
+      entries.push(entry);
+    });
+    const head = JSON.stringify({
+      $schema: `${origin}/export/catalog.schema.json`,
+      source: source(),
+      generatedAt: current.updatedAt,
+      complete: current.complete,
+      count: current.entries.length,
+    });
+    const body = Buffer.concat([Buffer.from(`${head.slice(0, -1)},"series":[`), ...entries, Buffer.from('],"removed":'), json(current.removed), Buffer.from('}')]);
+    return fileOf('catalog.json', body, new Date(current.updatedAt).toUTCString());
+  }
+
+  function buildJsonl(current: CatalogView): Promise<ExportFile> {
+    const lines: Buffer[] = [];
+    const newline = Buffer.from('\n');
+    for (const entry of current.entries) lines.push(entry, newline);
+    return fileOf('catalog.jsonl', Buffer.concat(lines), new Date(current.updatedAt).toUTCString());
+  }
+
+  index.onView((next) => {
+    view = next;
+    // Dated like the catalog it describes, so that every instance sends the same Last-Modified.
+    schema = undefined;
+    // Built at once for the origins that asked before, so that their next request does not wait.
+    const origins = [...byOrigin.keys()];
+    byOrigin = new Map(origins.map((origin) => [origin, buildJson(next, origin)]));
+    jsonl = buildJsonl(next);
+    for (const built of [jsonl, ...byOrigin.values()]) built.catch(() => undefined);
+  });
+
+  return {
+    async file(name, origin) {
+      const current = view;
+      if (!enabled) throw new CatalogNotReadyError('disabled', NOT_READY_RETRY_S.disabled);
+      if (current === undefined || current.entries.length === 0) throw new CatalogNotReadyError('empty', NOT_READY_RETRY_S.empty);
+      if (name === 'catalog.schema.json') {
+        schema ??= fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString());
+        return schema;
+      }
+      if (name === 'catalog.jsonl') {
+        jsonl ??= buildJsonl(current);
+        return jsonl;
+      }
+      let built = byOrigin.get(origin);
+      if (built === undefined) {
+        built = buildJson(current, origin);
+        byOrigin.delete(origin);
+        byOrigin.set(origin, built);
+        if (byOrigin.size > ORIGINS_KEPT) byOrigin.delete(byOrigin.keys().next().value!);
+      } else {
+        byOrigin.delete(origin);
+        byOrigin.set(origin, built);
+      }
+      return built;
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import autocannon from 'autocannon';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startSimulator, type Simulator } from '../../simulator/server.js';
+import { emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
+import { startBareServer, startService, type ServiceProcess } from '../processes.js';
+import type { BenchReport } from '../report.js';
+import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
+
+const SERIES = Number(process.env.BENCH_CRAWL_SERIES ?? 2000);
+/** `npm start`'s --max-old-space-size. */
+const HEAP_BOUND_MB = 160;
+const EXPORT_ROUNDS = 2;
+/** The simulator's latency while hits are measured during a pass: the pass then lasts long enough to measure. */
+const PASS_LATENCY_MS = 20;
+
+const CRAWL = { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: '0' };
+
+async function metric(service: ServiceProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${service.origin}/metrics`)).text();
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match === null ? Number.NaN : Number(match[1]);
+}
+
+async function untilPassEnds(service: ServiceProcess): Promise<void> {
+  while ((await metric(service, 'catalog_last_full_pass_end_seconds')) === 0) await sleep(250);
+}
+
+const seriesPages = (simulator: Simulator) => simulator.hits.filter((hit) => /^\/seri\/[^/?]+\/$/.test(hit.path)).length;
+const listPages = (simulator: Simulator) => simulator.hits.filter((hit) => hit.path.startsWith('/seri/?')).length;
+
+/**
+ * The crawler and the export at the size of the real site and more: a full pass of SERIES series
+ * with no interval (its time, and upstream requests per series), the heap once the catalog holds
+ * them all, the export against a bare node:http server sending the same bytes, and cached hits of
+ * other clients during a pass against the same hits once it is over.
+ */
+export async function crawlSection(report: BenchReport): Promise<void> {
+  report.section(`the crawler and the export: ${SERIES.toLocaleString('en')} series, CRAWL_INTERVAL_MS=0`);
+  const simulator = await startSimulator({ catalogSize: SERIES, latencyMs: 0 });
+  const service = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: simulator.origin });
+  const started = performance.now();
+  await untilPassEnds(service);
+  const seconds = (performance.now() - started) / 1000;
+  const [pages, lists] = [seriesPages(simulator), listPages(simulator)];
+  report.figure(`full pass of ${SERIES.toLocaleString('en')} series`, `${seconds.toFixed(1)} s (${(SERIES / seconds).toFixed(0)} series/s)`);
+  report.goal(
+    'upstream requests of a full pass, per series',
+    `${(simulator.hits.length / SERIES).toFixed(3)} (${pages} series pages + ${lists} list pages, ${simulator.hits.length} in all)`,
+    '≤ 1 series page per series + the list pages',
+    pages <= SERIES && simulator.hits.length === pages + lists,
+  );
+  const heapMB = (await metric(service, 'nodejs_heap_size_used_bytes')) / 1024 / 1024;
+  report.goal(`heap used with ${SERIES.toLocaleString('en')} series held`, `${heapMB.toFixed(0)} MB (RSS ${service.rssMB()} MB)`, `≤ ${HEAP_BOUND_MB} MB (the service's bound)`, heapMB <= HEAP_BOUND_MB);
+
+  const exportUrl = `${service.origin}/export/catalog.json`;
+  const body = Buffer.from(await (await fetch(exportUrl, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer());
+  const bare = await startBareServer(body);
+  await autocannon({ url: exportUrl, connections: 50, duration: 2 });
+  await autocannon({ url: bare.origin, connections: 50, duration: 2 });
+  const [oursTally, bareTally] = [emptyTally(), emptyTally()];
+  for (let round = 0; round < EXPORT_ROUNDS; round++) {
+    await loadRound(oursTally, exportUrl, LOAD_SECONDS / EXPORT_ROUNDS, service.pid);
+    await loadRound(bareTally, bare.origin, LOAD_SECONDS / EXPORT_ROUNDS, bare.pid);
+  }
+  const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
+  const ratio = ours.perSecond / baseline.perSecond;
+  report.goal(
+    `export req/s against bare, ${(body.length / 1024 / 1024).toFixed(1)} MB body`,
+    `${ratio.toFixed(2)} (${ours.perSecond.toFixed(1)} vs ${baseline.perSecond.toFixed(1)})`,
+    'ratio ≥ 0.75',
+    ratio >= 0.75,
+  );
+  await Promise.all([service.stop(), bare.stop(), simulator.close()]);
+
+  // Cached hits of other clients while a pass runs, against the same hits once it is over.
+  const passSimulator = await startSimulator({ catalogSize: SERIES, latencyMs: PASS_LATENCY_MS });
+  const crawling = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: passSimulator.origin });
+  const hitUrl = crawling.origin + HIT_PATH;
+  await fetch(hitUrl);
+  const [during, after] = [emptyTally(), emptyTally()];
+  await loadRound(during, hitUrl, LOAD_SECONDS, crawling.pid);
+  const stillCrawling = (await metric(crawling, 'catalog_last_full_pass_end_seconds')) === 0;
+  const readDuring = seriesPages(passSimulator);
+  await untilPassEnds(crawling);
+  await fetch(hitUrl);
+  await loadRound(after, hitUrl, LOAD_SECONDS, crawling.pid);
+  const [withPass, withoutPass] = [tallyFigures(during), tallyFigures(after)];
+  const kept = withPass.perSecond / withoutPass.perSecond;
+  report.goal(
+    'cached hits during a full pass against after it',
+    `${kept.toFixed(2)} (${withPass.perSecond.toFixed(0)} vs ${withoutPass.perSecond.toFixed(0)} req/s; ${readDuring} series pages read meanwhile${stillCrawling ? '' : ', PASS ENDED DURING THE ROUND'})`,
+    'ratio ≥ 0.9',
+    kept >= 0.9 && stillCrawling,
+  );
+  await Promise.all([crawling.stop(), passSimulator.close()]);
+}

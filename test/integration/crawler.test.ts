@@ -1,0 +1,163 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { load } from 'cheerio';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+import { crawlEnv, expectedEntries, firstPassDone, listPagesRead, seriesPagesRead, until, withoutTimes } from '../helpers/crawl.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+// The crawler against the simulated site, changed while it runs: what it reads, in what order and
+// how often, is read from the simulator's request log.
+
+const stacks: TestStack[] = [];
+const simulators: Simulator[] = [];
+afterEach(async () => {
+  for (const stack of stacks.splice(0)) await stack.close();
+  for (const simulator of simulators.splice(0)) await simulator.close();
+});
+
+async function stackOf(options: Parameters<typeof startTestStack>[0]): Promise<TestStack> {
+  const stack = await startTestStack(options);
+  stacks.push(stack);
+  return stack;
+}
+
+const exportOf = async (stack: TestStack) => (await request(stack.app).get('/export/catalog.json').expect(200)).body;
+
+describe('the crawler', () => {
+  it('reads each series page once in a full pass, plus the list pages, and fills the cache: the next user gets a HIT', async () => {
+    const stack = await stackOf({ env: crawlEnv(), simulator: { catalogSize: 150 } });
+    await until(stack, firstPassDone);
+    const series = stack.simulator.catalog.series;
+    const read = seriesPagesRead(stack.simulator);
+    expect(new Set(read).size).toBe(series.length);
+    expect(read.length).toBe(series.length);
+    expect(listPagesRead(stack.simulator)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(stack.app.localCatalog.state()).toMatchObject({ complete: true, listed: series.length, read: series.length, held: series.length, removed: 0 });
+    const hits = stack.simulator.hits.length;
+    const answer = await request(stack.app).get(`/catalog/series/${series[0]!.slug}`).expect(200);
+    expect(answer.headers['x-cache']).toBe('HIT');
+    expect(stack.simulator.hits.length).toBe(hits);
+  });
+
+  it('shows its progress on /status (a bar of series read of series listed, the last and next pass) and in /metrics', async () => {
+    const stack = await stackOf({ env: crawlEnv(), simulator: { catalogSize: 120 } });
+    await until(stack, firstPassDone);
+    const $ = load((await request(stack.app).get('/status').expect(200)).text);
+    const bar = $('#katalog-bar');
+    expect([bar.attr('max'), bar.attr('value')]).toEqual(['120', '120']);
+    expect($('label[for="katalog-bar"]').parent().text()).toContain('120 dari 120 seri dibaca (100%)');
+    const facts = Object.fromEntries($('.catalog-facts div').toArray().map((row) => [$(row).find('dt').text(), $(row).find('dd').text()]));
+    expect(facts['Putaran sekarang']).toBe('tidak ada');
+    expect(facts['Putaran penuh terakhir selesai']).toMatch(/WIB$/);
+    expect(facts['Putaran berikutnya']).toMatch(/WIB$/);
+    expect(facts['Katalog lengkap']).toBe('ya');
+    const metrics = (await request(stack.app).get('/metrics').expect(200)).text;
+    expect(metrics).toMatch(/^catalog_series_listed 120$/m);
+    expect(metrics).toMatch(/^catalog_series_read 120$/m);
+    expect(metrics).toMatch(/^catalog_complete 1$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="series",result="ok"\} 120$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="list",result="ok"\} 6$/m);
+    const lastEnd = Number(/^catalog_last_full_pass_end_seconds (\S+)$/m.exec(metrics)![1]);
+    const nextPass = Number(/^catalog_next_pass_seconds (\S+)$/m.exec(metrics)![1]);
+    expect(nextPass).toBeGreaterThan(lastEnd);
+  });
+
+  it('says on /status that it is turned off with CRAWL_ENABLED=false, and reads nothing', async () => {
+    const stack = await stackOf({});
+    const $ = load((await request(stack.app).get('/status').expect(200)).text);
+    expect($('#katalog').parent().text()).toContain('Perayap katalog dimatikan');
+    expect($('#katalog-bar').length).toBe(0);
+    expect(seriesPagesRead(stack.simulator)).toEqual([]);
+  });
+
+  it('finds a new episode in the next update pass, reading only the top of the update-ordered list and the series that moved', async () => {
+    const stack = await stackOf({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' }, simulator: { catalogSize: 150 } });
+    await until(stack, firstPassDone);
+    const before = (await exportOf(stack)).series;
+    const slugs = stack.simulator.catalog.series.filter((series) => series.type !== 'Movie').slice(-3).map((series) => series.slug);
+    const from = stack.simulator.hits.length;
+    for (const slug of slugs) stack.simulator.publishEpisode(slug);
+    const started = Date.now();
+    let document = await exportOf(stack);
+    while (slugs.some((slug) => document.series.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes === before.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes)) {
+      if (Date.now() - started > 30_000) throw new Error('the new episodes never reached the export');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      document = await exportOf(stack);
+    }
+    expect(withoutTimes(document.series)).toEqual(expectedEntries(stack.simulator));
+    // Only the three that moved to the top were read again, from page 1 of the list.
+    expect(new Set(seriesPagesRead(stack.simulator, from))).toEqual(new Set(slugs));
+    expect(new Set(listPagesRead(stack.simulator, from))).toEqual(new Set([1]));
+    for (const slug of slugs) {
+      const entry = document.series.find((item: { slug: string }) => item.slug === slug);
+      expect(entry.changedAt).toBe(entry.checkedAt);
+      expect(entry.changedAt > before.find((item: { slug: string }) => item.slug === slug).changedAt).toBe(true);
+    }
+    const untouched = document.series.find((entry: { slug: string }) => !slugs.includes(entry.slug));
+    expect(untouched.changedAt).toBe(before.find((entry: { slug: string }) => entry.slug === untouched.slug).changedAt);
+  });
+
+  it('moves a series whose page is gone and that no list shows to `removed` in the next full pass', async () => {
+    let offsetMs = 0;
+    const now = () => Date.now() + offsetMs;
+    const stack = await stackOf({ env: { ...crawlEnv(), CRAWL_FULL_PASS_S: '3600', CRAWL_UPDATE_S: '3600' }, simulator: { catalogSize: 120 }, now });
+    await until(stack, firstPassDone);
+    const gone = stack.simulator.catalog.series[5]!;
+    stack.simulator.removeSeries(gone.slug);
+    offsetMs = 3_600_000;
+    await until(stack, (state) => state.removed === 1 && state.pass === null);
+    const document = await exportOf(stack);
+    expect(document.removed).toEqual([{ slug: gone.slug, title: gone.title, removedAt: expect.any(String) }]);
+    expect(document.series.some((entry: { slug: string }) => entry.slug === gone.slug)).toBe(false);
+    expect(withoutTimes(document.series)).toEqual(expectedEntries(stack.simulator));
+    expect(document.complete).toBe(true);
+  });
+
+  it('goes on from where it stopped after a restart mid-pass: no list page and no series page is read twice', async () => {
+    const simulator = await startSimulator({ catalogSize: 150 });
+    simulators.push(simulator);
+    const dataDir = mkdtempSync(join(tmpdir(), 'catalog-crawl-'));
+    const env = { ...crawlEnv(5), DATA_DIR: dataDir };
+    const first = await startTestStack({ env, sharedSimulator: simulator });
+    await until(first, (state) => state.read >= 40);
+    await first.close();
+    const readBefore = seriesPagesRead(simulator);
+    expect(readBefore.length).toBeGreaterThanOrEqual(40);
+    expect(readBefore.length).toBeLessThan(150);
+    const second = await stackOf({ env, sharedSimulator: simulator });
+    await until(second, firstPassDone);
+    const all = seriesPagesRead(simulator);
+    expect(all.length).toBe(150);
+    expect(new Set(all).size).toBe(150);
+    expect(listPagesRead(simulator)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(withoutTimes((await exportOf(second)).series)).toEqual(expectedEntries(simulator));
+  });
+});
+
+describe('politeness', () => {
+  it('leaves at least CRAWL_INTERVAL_MS between its requests', async () => {
+    const stack = await stackOf({ env: crawlEnv(150), simulator: { catalogSize: 100 } });
+    await until(stack, (state) => state.read >= 12);
+    const times = stack.simulator.hits.map((hit) => hit.at);
+    const gaps = times.slice(1).map((at, index) => at - times[index]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(12);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(150);
+  });
+
+  it("serves users' requests during a pass before the crawler's next request", async () => {
+    const stack = await stackOf({ env: crawlEnv(0), simulator: { catalogSize: 300, latencyMs: 20 } });
+    await until(stack, (state) => state.read >= 5);
+    for (let round = 0; round < 5; round++) {
+      const from = stack.simulator.hits.length;
+      await request(stack.app).get(`/catalog/az-list?page=${round + 1}`).expect(200);
+      const upstream = stack.simulator.hits.slice(from).map((hit) => hit.path);
+      const userAt = upstream.indexOf(round === 0 ? '/az-lists/' : `/az-lists/page/${round + 1}/`);
+      // At most the crawler's request already under way went before it.
+      expect(userAt).toBeGreaterThanOrEqual(0);
+      expect(userAt).toBeLessThanOrEqual(1);
+    }
+  });
+});

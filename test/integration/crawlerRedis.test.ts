@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+import { REPO_ROOT } from '../helpers/commandLine.js';
+import { crawlEnv, expectedEntries, firstPassDone, seriesPagesRead, until, withoutTimes } from '../helpers/crawl.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
+
+// Instances sharing one real redis-server: one crawls, every one serves the same export, and when
+// the crawling one dies (a child process killed with SIGKILL) another takes over and goes on.
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The service as its own process (src/main.ts through tsx), as a deployment runs it. */
+async function startChild(env: Record<string, string>): Promise<ChildProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-child-'));
+  const logFile = join(dir, 'service.log');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', ...env },
+    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+  });
+  cleanups.push(() => void child.kill('SIGKILL'));
+  const started = Date.now();
+  while (!readFileSync(logFile, 'utf8').includes('"msg":"listening"')) {
+    if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`the child service did not start; see ${logFile}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return child;
+}
+
+describe('the crawler on several instances (REDIS_URL)', () => {
+  it('crawls on one instance only; when it is killed another takes over within a minute and goes on', async () => {
+    const redis: RedisServer = await startRedisServer();
+    cleanups.push(() => redis.stop());
+    const simulator: Simulator = await startSimulator({ catalogSize: 120 });
+    cleanups.push(() => simulator.close());
+    const env = { ...crawlEnv(20), REDIS_URL: redis.url, UPSTREAM_BASE_URLS: simulator.origin, PUBLIC_URL: 'https://api.example', RATE_LIMIT_MAX: '100000' };
+
+    const child = await startChild(env);
+    // The child is first: it holds the lock before the in-process instance starts.
+    while (seriesPagesRead(simulator).length < 5) await new Promise((resolve) => setTimeout(resolve, 25));
+    const survivor: TestStack = await startTestStack({ env, sharedSimulator: simulator });
+    cleanups.push(() => survivor.close());
+    const seen = await until(survivor, (state) => state.read >= 30);
+    expect(seen.crawlingHere).toBe(false);
+
+    const killedAt = Date.now();
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const readBeforeKill = seriesPagesRead(simulator).length;
+    await until(survivor, (state) => state.crawlingHere, 60_000);
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    await until(survivor, firstPassDone, 60_000);
+
+    // It went on: what the killed instance had read was not read again (bar the page under way).
+    const all = seriesPagesRead(simulator);
+    expect(new Set(all).size).toBe(120);
+    expect(all.length).toBeLessThanOrEqual(120 + 1);
+    expect(readBeforeKill).toBeGreaterThanOrEqual(30);
+
+    const other: TestStack = await startTestStack({ env, sharedSimulator: simulator });
+    cleanups.push(() => other.close());
+    await until(other, (state) => state.complete);
+    const [first, second] = await Promise.all([survivor, other].map((stack) => request(stack.app).get('/export/catalog.json').expect(200)));
+    expect(second!.headers.etag).toBe(first!.headers.etag);
+    expect(second!.text).toBe(first!.text);
+    expect(withoutTimes(first!.body.series)).toEqual(expectedEntries(simulator));
+    expect(other.app.localCatalog.state().crawlingHere).toBe(false);
+  }, 150_000);
+});

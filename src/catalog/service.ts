@@ -99,6 +99,17 @@ export const FAILED_FETCH_RETRY_MS = 10_000;
 const FAILED_FETCHES_MAX = 10_000;
 
 /**
+ * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
+ * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it: a
+ * cached search answer of 280 bytes held ~620 bytes of slabs.
+ */
+export function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
+}
+
+/**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
  * fixed order, and the parser version, so that a parser fix never serves answers of the old parser.
  */
@@ -166,7 +177,7 @@ export function createCatalogService({
     const fetchedAt = now();
     const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
     return {
-      body: Buffer.from(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
+      body: ownBuffer(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
       etag: `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`,
       fetchedAt,
       ttlSeconds: ttlSeconds(endpoint),

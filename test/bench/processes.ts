@@ -74,6 +74,16 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
+/**
+ * The upstream simulator in a child process (test/simulator/main.ts), for a section where the pages
+ * it renders must not take CPU from the load generator in this process.
+ */
+export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const origin = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { origin, stop: () => stopChild(child) };
+}
+
 /** CPU time (user + system, ms) a process has used so far: what a request costs there, whatever else the machine runs. */
 export function cpuMs(pid: number): number {
   // Fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 per second on Linux), after the parenthesised name.

@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
 import { emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
-import { startBareServer, startService, type ServiceProcess } from '../processes.js';
+import { startBareServer, startService, startSimulatorProcess, type ServiceProcess } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
@@ -75,7 +75,8 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   await Promise.all([service.stop(), bare.stop(), simulator.close()]);
 
   // Cached hits of other clients while a pass runs, against the same hits once it is over.
-  const passSimulator = await startSimulator({ catalogSize: SERIES, latencyMs: PASS_LATENCY_MS });
+  // The site in a process of its own: the pages it renders for the crawler must not slow the load generator here.
+  const passSimulator = await startSimulatorProcess(['--catalog-size', String(SERIES), '--latency', String(PASS_LATENCY_MS)]);
   const crawling = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: passSimulator.origin });
   const hitUrl = crawling.origin + HIT_PATH;
   await fetch(hitUrl);
@@ -83,10 +84,10 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   await autocannon({ url: hitUrl, connections: 50, duration: 3 });
   while ((await metric(crawling, 'catalog_series_read')) < 20) await sleep(100);
   const [during, after] = [emptyTally(), emptyTally()];
-  const readBefore = seriesPages(passSimulator);
+  const readBefore = await metric(crawling, 'catalog_series_read');
   await loadRound(during, hitUrl, LOAD_SECONDS, crawling.pid);
   const stillCrawling = (await metric(crawling, 'catalog_last_full_pass_end_seconds')) === 0;
-  const readDuring = seriesPages(passSimulator) - readBefore;
+  const readDuring = (await metric(crawling, 'catalog_series_read')) - readBefore;
   await untilPassEnds(crawling);
   await fetch(hitUrl);
   await loadRound(after, hitUrl, LOAD_SECONDS, crawling.pid);
@@ -98,5 +99,5 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     'ratio ≥ 0.9',
     kept >= 0.9 && stillCrawling,
   );
-  await Promise.all([crawling.stop(), passSimulator.close()]);
+  await Promise.all([crawling.stop(), passSimulator.stop()]);
 }

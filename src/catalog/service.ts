@@ -129,8 +129,9 @@ export function createCatalogService({
   const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
   // Since when answers come from the last good copies; cleared by the next answer fetched here.
   let lastGoodState: LastGoodState | undefined;
-  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
-  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
+  // Each kept answer's stale form for the latest reason, built once: a feed's model is built once per
+  // answer object. One form per answer, so a stand-in costs memory for at most one more copy.
+  const staleForms = new WeakMap<CatalogAnswer, { reason: StaleReason; form: CatalogAnswer }>();
   // Each input object's key is built once, for speed only (the cached-hit path asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -261,17 +262,15 @@ export function createCatalogService({
   }
 
   function servedStale(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
-    let forms = staleForms.get(answer);
-    if (forms === undefined) staleForms.set(answer, (forms = new Map()));
-    let stale = forms.get(reason);
-    if (stale === undefined) forms.set(reason, (stale = staleAnswer(answer, reason)));
+    let stale = staleForms.get(answer);
+    if (stale?.reason !== reason) staleForms.set(answer, (stale = { reason, form: staleAnswer(answer, reason) }));
     const at = now();
     lastGoodState ??= { since: at, lastAt: at, lastReason: reason, served: 0 };
     lastGoodState.lastAt = at;
     lastGoodState.lastReason = reason;
     lastGoodState.served += 1;
     onStale(reason);
-    return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
+    return { answer: stale.form, cacheStatus: 'STALE', staleReason: reason };
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { RequestListener, Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
-import proxyaddr from 'proxy-addr';
 import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import type { CatalogAnswer } from './catalog/answer.js';
@@ -11,15 +10,12 @@ import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
 import { describeError } from './http/errorTable.js';
-import { withCachedHits } from './http/hitPath.js';
-import { catalogPreflight } from './http/middleware/corsPreflight.js';
+import { createDoor } from './http/door.js';
 import { requestId } from './http/middleware/requestId.js';
-import { catalogRateLimit, reportRateLimit, type ClientAddress } from './http/middleware/rateLimit.js';
+import { apiQuota, reportRateLimit, type ClientAddress } from './http/middleware/rateLimit.js';
 import { requestLog } from './http/middleware/requestLog.js';
 import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { createAdminRouter } from './http/routes/admin.js';
-import { createCatalogRouter } from './http/routes/catalog.js';
-import { createFeedsRouter } from './http/routes/feeds.js';
 import { canonicalUrlOf } from './feeds/drafts.js';
 import { createFeedService } from './feeds/service.js';
 import { createServiceRouter } from './http/routes/health.js';
@@ -31,7 +27,10 @@ import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './
 import { createMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
-import { originRuleOf, requestOrigin, variesByHost, type TrustProxy } from './http/requestOrigin.js';
+import { addressOf, originRuleOf, type TrustProxy } from './http/requestOrigin.js';
+import { catalogResource } from './http/resources/catalog.js';
+import { exportResource } from './http/resources/export.js';
+import { feedResource } from './http/resources/feeds.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
@@ -41,7 +40,6 @@ import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearc
 import { startCrawler } from './crawler/crawler.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
-import { createExportRouter } from './http/routes/export.js';
 
 export interface AppDeps {
   config: Config;
@@ -57,8 +55,8 @@ export interface AppDeps {
 }
 
 /**
- * The service as one request listener, like an Express app: the Express app behind the cached-hit
- * path. `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
+ * The service as one request listener, like an Express app: the Express app behind the API's door.
+ * `listen` mirrors Express's; `close` stops what the upstream client keeps open (its browser).
  */
 export type App = RequestListener & {
   express: Express;
@@ -124,10 +122,10 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.set('trust proxy', config.TRUST_PROXY);
   // Links in pages, feeds and /openapi.json are built on it when set (requestOrigin.ts).
   app.set('public url', config.PUBLIC_URL);
-  // Express's req.ip, computed from the same compiled TRUST_PROXY rule, for requests Express never sees.
+  // Express's req.ip rule, compiled once from TRUST_PROXY, for the door too.
   const trustProxy = app.get('trust proxy fn') as TrustProxy;
-  const clientAddress: ClientAddress = (req) => proxyaddr(req, trustProxy);
-  const catalogQuota = catalogRateLimit(config, clientAddress, shared.quota('quota:api:'));
+  const clientAddress: ClientAddress = (req) => addressOf(req, trustProxy);
+  const quota = apiQuota(config, clientAddress, shared.quota('quota:api:'));
   const reports = createReportService(shared.reports);
   // One quota instance for the form and the JSON route: together they share REPORT_RATE_LIMIT_MAX.
   const reportQuota = reportRateLimit(config, clientAddress, shared.quota('quota:report:'));
@@ -144,24 +142,12 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     upstream,
     logger,
     now,
+    errorCodeOf: (error) => describeError(error).code,
     probeIntervalMs: config.STATUS_PROBE_INTERVAL_S * 1000,
     schedule: scheduleProbe,
   });
   app.use(requestLog(logger, status.recordRequest));
   app.use(requestMetrics(metrics));
-  // Only the API counts against the quota: pages, static files, /health and CORS preflights never do.
-  app.use(catalogPreflight);
-  app.use(createCatalogRouter(catalog, catalogQuota, now));
-  const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
-  app.use(createFeedsRouter({ feeds, quota: catalogQuota, now }));
-  app.use(
-    createExportRouter({
-      files: catalogFiles,
-      quota: catalogQuota,
-      origin: requestOrigin,
-      variesByHost: variesByHost(originRuleOf(app)),
-    }),
-  );
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
@@ -174,7 +160,16 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   app.use(notFoundHandler);
   app.use(errorHandler(logger));
 
-  const listener = withCachedHits(app, { catalog, feeds, origin: originRuleOf(app), quota: catalogQuota, logger, metrics, now, onFinished: status.recordRequest });
+  const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
+  // The API's door, in front of Express: one entry per kind of resource. Only the API counts
+  // against this quota: pages, static files, /health and CORS preflights never do.
+  const listener = createDoor(app, {
+    resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now), exportResource(catalogFiles, originRuleOf(app))],
+    quota,
+    logger,
+    metrics,
+    onFinished: status.recordRequest,
+  });
   return Object.assign(listener, {
     express: app,
     localCatalog: catalogIndex,

@@ -23,13 +23,15 @@ export const PARSE_DEADLINE_MS = 2000;
 // How long the first pages wait for the process's first thread to load the parsers (a fraction of
 // a second on a quiet machine; several seconds from the TypeScript sources on a loaded one).
 const THREAD_LOAD_WAIT_MS = 30_000;
-// A thread per core, kept loaded; a stopped thread is replaced. A page held to its deadline then
-// holds one thread, not every miss, and never /health or a cached answer. At most 4: each thread
-// costs a heap of up to THREAD_HEAP_MB + THREAD_YOUNG_HEAP_MB, and 4 threads parse far more pages
-// a second than the upstream connections (CONNECTION_TURNS) can fetch from a real site. A bound on
-// each thread's heap turns a page that would need more into an error of that page, not of the process.
+// A thread per core but one, kept loaded; a stopped thread is replaced. The main thread keeps a core
+// for the HTTP work, the JSON and the cached hits: on two cores a second parse thread served a burst
+// of misses no faster and cost ~85 MB of RSS (its heap). A page held to its deadline holds one
+// thread, never /health or a cached answer. At most 4: each thread costs a heap of up to
+// THREAD_HEAP_MB + THREAD_YOUNG_HEAP_MB, and 4 threads parse far more pages a second than the
+// upstream connections (CONNECTION_TURNS) can fetch from a real site. A bound on each thread's heap
+// turns a page that would need more into an error of that page, not of the process.
 const MAX_THREADS = 4;
-const THREADS = Math.min(availableParallelism(), MAX_THREADS);
+const THREADS = Math.max(1, Math.min(availableParallelism() - 1, MAX_THREADS));
 /**
  * Pages that may wait for a thread, per thread. A fetched page is parsed however long it waits (the
  * wait is ours, not the page's), so the bound is on how many wait: a search or listing page parses

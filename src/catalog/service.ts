@@ -35,6 +35,11 @@ const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
 
 export interface CatalogService {
   /**
+   * What `cached` answers now, synchronously, without its side effects: no refresh of a stale
+   * answer, no retry of a failed page, nothing counted (for a request that may not be counted).
+   */
+  peek(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined;
+  /**
    * The cached answer (fresh, or stale while one refresh runs), or the last good answer of a key
    * whose fetch failed moments ago, synchronously; undefined on a miss.
    */
@@ -94,6 +99,17 @@ export const FAILED_FETCH_RETRY_MS = 10_000;
 const FAILED_FETCHES_MAX = 10_000;
 
 /**
+ * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
+ * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it: a
+ * cached search answer of 280 bytes held ~620 bytes of slabs.
+ */
+export function ownBuffer(text: string): Buffer {
+  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  buffer.write(text);
+  return buffer;
+}
+
+/**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
  * fixed order, and the parser version, so that a parser fix never serves answers of the old parser.
  */
@@ -129,9 +145,10 @@ export function createCatalogService({
   const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
   // Since when answers come from the last good copies; cleared by the next answer fetched here.
   let lastGoodState: LastGoodState | undefined;
-  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
-  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
-  // Each input object's key is built once, for speed only (the cached-hit path asks with the same
+  // Each kept answer's stale form for the latest reason, built once: a feed's model is built once per
+  // answer object. One form per answer, so a stand-in costs memory for at most one more copy.
+  const staleForms = new WeakMap<CatalogAnswer, { reason: StaleReason; form: CatalogAnswer }>();
+  // Each input object's key is built once, for speed only (the door asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
   const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>): string => {
@@ -161,7 +178,7 @@ export function createCatalogService({
     const fetchedAt = now();
     const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
     return {
-      body: Buffer.from(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
+      body: ownBuffer(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
       etag: `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`,
       fetchedAt,
       ttlSeconds: ttlSeconds(endpoint),
@@ -240,6 +257,19 @@ export function createCatalogService({
     return answers.drop(key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not drop the kept answer of a page gone upstream'));
   }
 
+  function peek(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
+    const key = keyOf(endpoint, input);
+    const found = cache.lookup(key);
+    if (found !== undefined) {
+      if (found.freshness === 'fresh') return { answer: found.answer, cacheStatus: 'HIT' };
+      const failedWith = failedRefreshes.get(key);
+      return failedWith === undefined ? { answer: found.answer, cacheStatus: 'STALE' } : staleResult(found.answer, failedWith);
+    }
+    const failure = failedFetches.get(key);
+    const kept = failure && cache.peek(key);
+    return failure && kept && kept.fetchedAt > now() - staleIfErrorMs ? staleResult(kept, failure.reason) : undefined;
+  }
+
   function cached(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
     const key = keyOf(endpoint, input);
     const found = cache.lookup(key);
@@ -260,18 +290,21 @@ export function createCatalogService({
     return kept;
   }
 
+  /** A kept answer in its stale form (meta.stale), built once per answer (for its latest reason). */
+  function staleResult(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
+    let stale = staleForms.get(answer);
+    if (stale?.reason !== reason) staleForms.set(answer, (stale = { reason, form: staleAnswer(answer, reason) }));
+    return { answer: stale.form, cacheStatus: 'STALE', staleReason: reason };
+  }
+
   function servedStale(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
-    let forms = staleForms.get(answer);
-    if (forms === undefined) staleForms.set(answer, (forms = new Map()));
-    let stale = forms.get(reason);
-    if (stale === undefined) forms.set(reason, (stale = staleAnswer(answer, reason)));
     const at = now();
     lastGoodState ??= { since: at, lastAt: at, lastReason: reason, served: 0 };
     lastGoodState.lastAt = at;
     lastGoodState.lastReason = reason;
     lastGoodState.served += 1;
     onStale(reason);
-    return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
+    return staleResult(answer, reason);
   }
 
   /**
@@ -333,5 +366,5 @@ export function createCatalogService({
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
-  return { cached, fetch, lastGood: () => lastGoodState && { ...lastGoodState } };
+  return { peek, cached, fetch, lastGood: () => lastGoodState && { ...lastGoodState } };
 }

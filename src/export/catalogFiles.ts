@@ -27,6 +27,8 @@ export interface ExportFile {
 export interface CatalogFiles {
   /** The file as last built (building it first if this origin has not asked since the last change); CatalogNotReadyError when there is nothing to export. */
   file(name: ExportFileName, origin: string): Promise<ExportFile>;
+  /** The file as already built for this origin, synchronously; undefined when it is not (yet). Builds nothing. */
+  held(name: ExportFileName, origin: string): ExportFile | undefined;
 }
 
 /** Origins whose .json is kept built: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
@@ -62,6 +64,12 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
   let jsonl: Promise<ExportFile> | undefined;
   let byOrigin = new Map<string, Promise<ExportFile>>();
   let schema: Promise<ExportFile> | undefined;
+  // Each build's file once it is done, for `held`.
+  const done = new WeakMap<Promise<ExportFile>, ExportFile>();
+  const tracked = (build: Promise<ExportFile>) => {
+    build.then((file) => done.set(build, file), () => undefined);
+    return build;
+  };
 
   function buildJson(current: CatalogView, origin: string): Promise<ExportFile> {
     const entries: Buffer[] = [];
@@ -77,14 +85,14 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
       count: current.entries.length,
     });
     const body = Buffer.concat([Buffer.from(`${head.slice(0, -1)},"series":[`), ...entries, Buffer.from('],"removed":'), json(current.removed), Buffer.from('}')]);
-    return fileOf('catalog.json', body, new Date(current.updatedAt).toUTCString());
+    return tracked(fileOf('catalog.json', body, new Date(current.updatedAt).toUTCString()));
   }
 
   function buildJsonl(current: CatalogView): Promise<ExportFile> {
     const lines: Buffer[] = [];
     const newline = Buffer.from('\n');
     for (const entry of current.entries) lines.push(entry, newline);
-    return fileOf('catalog.jsonl', Buffer.concat(lines), new Date(current.updatedAt).toUTCString());
+    return tracked(fileOf('catalog.jsonl', Buffer.concat(lines), new Date(current.updatedAt).toUTCString()));
   }
 
   index.onView((next) => {
@@ -105,7 +113,7 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
       // No view yet holds nothing, so the refusal is set whenever `current` is missing.
       if (refusal !== null || current === undefined) throw refusal;
       if (name === 'catalog.schema.json') {
-        schema ??= fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString());
+        schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
         return schema;
       }
       if (name === 'catalog.jsonl') {
@@ -123,6 +131,11 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
         byOrigin.set(origin, built);
       }
       return built;
+    },
+    held(name, origin) {
+      if (!enabled) return undefined;
+      const built = name === 'catalog.schema.json' ? schema : name === 'catalog.jsonl' ? jsonl : byOrigin.get(origin);
+      return built && done.get(built);
     },
   };
 }

@@ -19,9 +19,18 @@ export interface ResolvedFeed {
   model: FeedModel;
 }
 
+/** A feed as the service holds it: built from a cached catalog answer, and rendered. */
+export interface HeldFeed extends ResolvedFeed {
+  rendered: RenderedFeed;
+}
+
 export interface FeedService {
-  /** The feed of the catalog answer for `input`, synchronously, when that answer is cached and its feed built; undefined otherwise. */
-  cached(feed: FeedDefinition, input: Record<string, unknown>): ResolvedFeed | undefined;
+  /**
+   * The feed of the catalog answer for `input` in `format` at `location`, synchronously, when that
+   * answer is cached and its feed already built and rendered there; undefined otherwise. Starts
+   * nothing (not even the refresh of a stale answer) and keeps nothing.
+   */
+  held(feed: FeedDefinition, input: Record<string, unknown>, format: FeedFormat, location: FeedLocation): HeldFeed | undefined;
   /** The feed of the catalog answer for `input`: the catalog's cached answer, or one fetch of it. */
   resolve(feed: FeedDefinition, input: Record<string, unknown>): Promise<ResolvedFeed>;
   /** The model in one format at one location, rendered once. */
@@ -65,7 +74,7 @@ export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen:
 export function createFeedService({ catalog, firstSeen, canonical, now }: FeedServiceDeps): FeedService {
   // One model per catalog answer: the first-seen store is asked once per answer, not per request.
   const models = new WeakMap<CatalogAnswer, Promise<FeedModel>>();
-  // The same models once built, for the cached-hit path, which answers without waiting.
+  // The same models once built, for `held`, which answers without waiting.
   const builtModels = new WeakMap<CatalogAnswer, FeedModel>();
   const renderings = new WeakMap<FeedModel, Map<string, RenderedFeed>>();
 
@@ -84,12 +93,15 @@ export function createFeedService({ catalog, firstSeen, canonical, now }: FeedSe
     return model;
   }
 
+  const renderingKey = (format: FeedFormat, location: FeedLocation) => `${format} ${location.self}`;
+
   return {
-    cached(feed, input) {
-      const result = catalog.cached(feed.endpoint, input);
+    held(feed, input, format, location) {
+      const result = catalog.peek(feed.endpoint, input);
       if (result === undefined) return undefined;
       const model = builtModels.get(result.answer);
-      return model && { result, model };
+      const rendered = model && renderings.get(model)?.get(renderingKey(format, location));
+      return model && rendered && { result, model, rendered };
     },
     async resolve(feed, input) {
       const result = catalog.cached(feed.endpoint, input) ?? (await catalog.fetch(feed.endpoint, input));
@@ -98,7 +110,7 @@ export function createFeedService({ catalog, firstSeen, canonical, now }: FeedSe
     render(model, format, location) {
       let byLocation = renderings.get(model);
       if (byLocation === undefined) renderings.set(model, (byLocation = new Map()));
-      const key = `${format} ${location.self}`;
+      const key = renderingKey(format, location);
       let rendered = byLocation.get(key);
       if (rendered === undefined) {
         const body = Buffer.from(renderFeed(model, format, location));

@@ -41,41 +41,9 @@ export function matchEndpoint(pathname: string): Matched | undefined {
 }
 
 /**
- * Whether a request path is under /catalog, the JSON API: its first segment names "catalog" (any
- * case) at some step of resolving it as a file server would (percent-decoded, empty and "."
- * segments dropped, ".." going up). Such a path is answered by the catalog and nothing else, so
- * neither /catalog/%2e%2e/css/site.css nor //catalog/x can reach a static file or a page.
- */
-export function isCatalogPath(pathname: string): boolean {
-  let decoded = pathname;
-  try {
-    decoded = decodeURIComponent(pathname);
-  } catch {
-    // A path that does not decode is judged as written.
-  }
-  const kept: string[] = [];
-  for (const segment of decoded.split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      kept.pop();
-      continue;
-    }
-    kept.push(segment);
-    if (kept.length === 1 && segment.toLowerCase() === 'catalog') return true;
-  }
-  return false;
-}
-
-/** The query string of a request URL, as Express reads it into req.query. */
-export function queryOf(url: string): string {
-  const queryStart = url.indexOf('?');
-  return queryStart < 0 ? '' : url.slice(queryStart + 1);
-}
-
-/**
- * The one resolver of a catalog request, for the cached-hit path and the Express route alike: the
- * endpoint of `pathname`, its path parameters, the query (node:querystring, Express's 'simple'
- * parser) and their validation by the endpoint's schema. Undefined when no endpoint has the path.
+ * The one resolver of a catalog request (the door's catalog resource): the endpoint of `pathname`,
+ * its path parameters, the query (node:querystring, Express's 'simple' parser) and their validation
+ * by the endpoint's schema. Undefined when no endpoint has the path.
  */
 export function resolveCatalogRequest(method: string, pathname: string, rawQuery: string): CatalogRequest | undefined {
   const matched = matchPath(pathname);

@@ -8,37 +8,44 @@ import { describeError, type DescribedError } from './errorTable.js';
 import { RouteNotFoundError } from './errors.js';
 import { closeIfBodyUnread } from './middleware/body.js';
 
+/** An error as it is answered: its status, its head (names and values in turn) and its JSON envelope. */
+export interface ErrorResponse {
+  status: number;
+  /** The error's own headers (Retry-After, Allow…), no-store, and the envelope's type and length. */
+  headers: string[];
+  body: string;
+  described: DescribedError;
+  /** The Report Center link the envelope carries, for the error page too. */
+  reportUrl: string;
+}
+
 /**
- * The contract's error envelope for `error` on `path`. Failures of ours (5xx) are logged here at
- * error level; a client's malformed request (or its disconnect) only at info, so it never pages anyone.
+ * The one builder of an error answer, for the door, the Express error handler and the server's
+ * raw-socket writer alike: the contract's envelope for `error` on `path`, from the one error table.
+ * Failures of ours (5xx) are logged here at error level; a client's malformed request (or its
+ * disconnect) only at info, so it never pages anyone.
  */
-export function errorAnswer(error: unknown, path: string, requestId: string, logger: Logger) {
+export function errorResponse(error: unknown, path: string, requestId: string, logger: Logger): ErrorResponse {
   const described = describeError(error);
   if (described.status >= 500) logger.error({ err: error, code: described.code, requestId }, 'request failed');
   else if (described.reason !== undefined) logger.info({ code: described.code, reason: described.reason, requestId }, 'client error');
   const endpoint = REPORT_CENTER_PATHS.includes(path) ? path : 'other';
   const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
-  const envelope = {
+  const body = JSON.stringify({
     status: 'error',
     error: { code: described.code, message: described.message, details: described.details },
     requestId,
     reportUrl,
-  };
-  return { described, envelope, reportUrl };
+  });
+  const headers = [...Object.entries(described.headers).flat(), 'Cache-Control', 'no-store'];
+  headers.push('Content-Type', 'application/json; charset=utf-8', 'Content-Length', String(Buffer.byteLength(body)));
+  return { status: described.status, headers, body, described, reportUrl };
 }
 
-/** Status, headers and no-store of an error answer; plain node API, so the cached-hit path shares it. */
-function writeErrorHead(res: ServerResponse, described: DescribedError): void {
-  res.statusCode = described.status;
-  for (const [name, value] of Object.entries(described.headers)) res.setHeader(name, value);
-  res.setHeader('Cache-Control', 'no-store');
-}
-
-/** Answers the contract's JSON error envelope. */
-export function sendErrorEnvelope(res: ServerResponse, described: DescribedError, envelope: object): void {
-  writeErrorHead(res, described);
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(envelope));
+/** Writes an error answer, after `head` (names and values in turn: the API's headers, the request id, the quota's). */
+export function writeErrorResponse(res: ServerResponse, { status, headers, body }: ErrorResponse, head: readonly string[] = []): void {
+  res.writeHead(status, [...head, ...headers]);
+  res.end(body);
 }
 
 /** The last plain middleware: whatever reached it matched no route. */
@@ -51,27 +58,28 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 const REQUEST_ID_MARK = 'request-id.invalid';
 
 /**
- * The single place an error becomes a response: the contract's envelope (or, for a browser asking
- * for a page, an error page), a fresh body per request, never a stack trace or upstream HTML. Express knows it is an error handler by its four arguments.
- * An error page is built once per status, code and report link (builtPages.ts); only the request
- * id goes in per answer, so that a flood of error pages costs no render.
+ * Express's error handler: the contract's envelope (or, for a browser asking for a page, an error
+ * page), a fresh body per request, never a stack trace or upstream HTML. Express knows it is an
+ * error handler by its four arguments. An error page is built once per status, code and report
+ * link (builtPages.ts); only the request id goes in per answer, so that a flood of error pages
+ * costs no render.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   const pages = builtOncePerKey<MarkedText>();
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     closeIfBodyUnread(req, res);
-    const { described, envelope, reportUrl } = errorAnswer(error, req.path, res.locals.requestId, logger);
+    const response = errorResponse(error, req.path, res.locals.requestId, logger);
+    const { described, reportUrl } = response;
     res.locals.errorCode = described.code;
-    if (!wantsErrorPage(req)) return sendErrorEnvelope(res, described, envelope);
-    writeErrorHead(res, described);
+    if (!wantsErrorPage(req)) return writeErrorResponse(res, response);
     const view = errorPageView(described.status, described.code, REQUEST_ID_MARK, reportUrl);
     pages(`${described.status} ${described.code} ${reportUrl}`, async () => new MarkedText(await renderView(req.app, 'error', view), REQUEST_ID_MARK)).then(
-      (page) => res.type('html').send(page.with(res.locals.requestId as string)),
+      (page) => res.status(described.status).set(described.headers).set('Cache-Control', 'no-store').type('html').send(page.with(res.locals.requestId as string)),
       // A template failure cannot fall through to Express's default handler and its stack trace.
       (renderError: unknown) => {
         logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');
-        sendErrorEnvelope(res, described, envelope);
+        writeErrorResponse(res, response);
       },
     );
   };

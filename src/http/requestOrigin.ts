@@ -1,9 +1,21 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Application, Request } from 'express';
+import proxyaddr from 'proxy-addr';
+
+// The one place that says who a request comes from and where it reached us, by the TRUST_PROXY
+// rule Express compiled (and PUBLIC_URL): for the API's door in front of Express and for Express's
+// own routes alike.
 
 /** Express's compiled `trust proxy` rule: whether the hop at `index` (0: the socket's peer) is a trusted proxy. */
 export type TrustProxy = (address: string, index: number) => boolean;
+
+/** The caller's address as Express's `req.ip` computes it (proxy-addr), from the socket and trusted proxies only. */
+export function addressOf(req: IncomingMessage, trustProxy: TrustProxy): string {
+  // A socket that closed before this was asked has no address left.
+  const address: string | undefined = proxyaddr(req, trustProxy);
+  return address ?? 'unknown';
+}
 
 /** How the service names its own origin in what it builds: PUBLIC_URL when it is set, else from each request. */
 export interface OriginRule {
@@ -55,3 +67,6 @@ export function originRuleOf(app: Application): OriginRule {
 }
 
 export const requestOrigin = (req: Request) => originOf(req, originRuleOf(req.app));
+
+/** addressOf for an Express route. */
+export const requestAddress = (req: Request) => addressOf(req, originRuleOf(req.app).trustProxy);

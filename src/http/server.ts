@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, STATUS_CODES, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../config/logger.js';
-import { errorAnswer } from './errorHandler.js';
+import { API_HEADERS } from './apiAnswer.js';
+import { errorResponse } from './errorHandler.js';
 import { MalformedRequestError } from './errors.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from '../config/requestLimits.js';
 
@@ -39,23 +40,13 @@ export function createHttpServer(listener: RequestListener, logger: Logger, time
       socket.destroy();
       return;
     }
-    const status = statusOf(error);
     const requestId = randomUUID();
-    const { envelope } = errorAnswer(new MalformedRequestError(status, error.message), '', requestId, logger);
-    const body = JSON.stringify(envelope);
-    socket.end(
-      [
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}`,
-        'Content-Type: application/json; charset=utf-8',
-        `Content-Length: ${Buffer.byteLength(body)}`,
-        'Cache-Control: no-store',
-        'Access-Control-Allow-Origin: *',
-        `X-Request-Id: ${requestId}`,
-        'Connection: close',
-        '',
-        body,
-      ].join('\r\n'),
-    );
+    const { status, headers, body } = errorResponse(new MalformedRequestError(statusOf(error), error.message), '', requestId, logger);
+    // The head of any API answer, then the error's own, as the door and Express write them.
+    const head = [...API_HEADERS, 'X-Request-Id', requestId, ...headers, 'Connection', 'close'];
+    const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
+    for (let i = 0; i < head.length; i += 2) lines.push(`${head[i]}: ${head[i + 1]}`);
+    socket.end([...lines, '', body].join('\r\n'));
   });
   return server;
 }

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import type { ErrorCode } from '../contract/schemas.js';
-import { isCatalogPath } from '../http/catalogRequest.js';
 import { ERROR_CODES } from '../contract/errorCodes.js';
 
 export interface ErrorPageView {
@@ -12,12 +11,13 @@ export interface ErrorPageView {
   reportUrl: string;
 }
 
-// The JSON API's other paths (the catalog's are isCatalogPath's), its feeds, its document and the operator endpoints.
-const JSON_PATH = /^\/(feeds|api|admin)(\/|$)|^\/openapi\.json$/;
+// The JSON paths Express answers (the API's door answers /catalog and /feeds itself): the reports
+// API, the operator endpoints and the OpenAPI document.
+const JSON_PATH = /^\/(api|admin)(\/|$)|^\/openapi\.json$/;
 
 /** A person's browser asking for a page gets an error page; every other client, and every JSON path, gets the envelope. */
 export function wantsErrorPage(req: Request): boolean {
-  return !JSON_PATH.test(req.path) && !isCatalogPath(req.path) && req.accepts(['json', 'html']) === 'html';
+  return !JSON_PATH.test(req.path) && req.accepts(['json', 'html']) === 'html';
 }
 
 export function errorPageView(status: number, code: ErrorCode, requestId: string, reportUrl: string): ErrorPageView {

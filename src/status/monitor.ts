@@ -4,7 +4,7 @@ import type { Logger } from '../config/logger.js';
 import type { StatusHistoryStore } from './historyStore.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { buildHistory, type StatusHistory } from './history.js';
-import { probeUpstream } from './probe.js';
+import { probeUpstream, type ProbeDeps } from './probe.js';
 import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type StatusRecord, type TrafficRecord } from './records.js';
 import type { ProbeSchedule } from './schedule.js';
 import { TrafficRecorder } from './traffic.js';
@@ -15,6 +15,8 @@ export interface StatusMonitorDeps {
   upstream: UpstreamClient;
   logger: Logger;
   now: () => number;
+  /** The contract's code of a failed probe. */
+  errorCodeOf: ProbeDeps['errorCodeOf'];
   probeIntervalMs: number;
   schedule: ProbeSchedule;
 }
@@ -42,7 +44,7 @@ const TRAFFIC_SHOWN_MS = 25 * HOUR_MS;
  * both in the history store. What it shows is what the store holds (read incrementally, so with
  * Redis the probes of every instance), plus this instance's traffic of the current hour.
  */
-export function createStatusMonitor({ store, catalog, upstream, logger, now, probeIntervalMs, schedule }: StatusMonitorDeps): StatusMonitor {
+export function createStatusMonitor({ store, catalog, upstream, logger, now, errorCodeOf, probeIntervalMs, schedule }: StatusMonitorDeps): StatusMonitor {
   const startedAt = now();
   const traffic = new TrafficRecorder(now);
   let probes: ProbeRecord[] = [];
@@ -117,7 +119,7 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, pro
   function probeNow(): Promise<ProbeRecord> {
     running ??= (async () => {
       await loaded;
-      const probe = await probeUpstream({ catalog, upstream, now });
+      const probe = await probeUpstream({ catalog, upstream, now, errorCodeOf });
       if (probe.outcome === 'down') logger.warn({ code: probe.code, origin: probe.origin }, 'status probe failed');
       await exclusive(async () => {
         await save([probe, ...traffic.takeFinished()]);

@@ -1,6 +1,6 @@
 import { endpoints } from '../catalog/endpoints/index.js';
 import type { CatalogService } from '../catalog/service.js';
-import { describeError } from '../http/errorTable.js';
+import type { ErrorCode } from '../contract/schemas.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { ProbeRecord } from './records.js';
 
@@ -15,6 +15,8 @@ export interface ProbeDeps {
   catalog: CatalogService;
   upstream: UpstreamClient;
   now: () => number;
+  /** The contract's code of a failure (the error mapper, src/http/errorTable.ts). */
+  errorCodeOf: (error: unknown) => ErrorCode;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface ProbeDeps {
  * upstream, whatever the cache holds (with REDIS_URL it may join a fetch another instance started
  * after the probe did); it counts against no client's quota.
  */
-export async function probeUpstream({ catalog, upstream, now }: ProbeDeps): Promise<ProbeRecord> {
+export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: ProbeDeps): Promise<ProbeRecord> {
   const at = now();
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
@@ -34,6 +36,6 @@ export async function probeUpstream({ catalog, upstream, now }: ProbeDeps): Prom
     if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
     return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: answer.upstream === undefined ? upstream.origin : new URL(answer.upstream.url).origin };
   } catch (error) {
-    return { kind: 'probe', at, outcome: 'down', code: describeError(error).code, durationMs: took(), origin: upstream.origin };
+    return { kind: 'probe', at, outcome: 'down', code: errorCodeOf(error), durationMs: took(), origin: upstream.origin };
   }
 }

@@ -1,6 +1,4 @@
 import { endpoints } from '../catalog/endpoints/index.js';
-import { matchEndpoint } from '../http/catalogRequest.js';
-import type { RequestLogLine } from '../http/middleware/requestLog.js';
 import { BUCKET_COUNT, countDuration, sparseCounts } from './buckets.js';
 import { HOUR_MS, type TrafficRecord } from './records.js';
 
@@ -12,16 +10,17 @@ interface HourCounts {
   hit: Uint32Array;
 }
 
-// The hit path and the Express catalog routes name a request by the table's path; anything else
-// under /catalog/ (a refusal before routing, such as the quota's 429) is matched from its URL.
-const tablePaths = new Set<string>(endpoints.map((endpoint) => endpoint.path));
-
-function endpointOf(line: RequestLogLine): string | undefined {
-  if (tablePaths.has(line.route)) return line.route;
-  if (!line.url.startsWith('/catalog/')) return undefined;
-  const queryStart = line.url.indexOf('?');
-  return matchEndpoint(queryStart < 0 ? line.url : line.url.slice(0, queryStart))?.endpoint.path;
+/** What the traffic counts read of a request's log line (src/http/middleware/requestLog.ts). */
+export interface AnsweredRequest {
+  /** The API's door names every request it resolved by the endpoint table's path, refusals included. */
+  route: string;
+  status: number;
+  durationMs: number;
+  errorCode?: string;
+  cache?: unknown;
 }
+
+const tablePaths = new Set<string>(endpoints.map((endpoint) => endpoint.path));
 
 /**
  * The API's own outcomes per endpoint and hour, fed by the request log's "finished" hook. On the
@@ -37,10 +36,9 @@ export class TrafficRecorder {
   constructor(private readonly now: () => number) {}
 
   /** Counts one finished request; requests outside the endpoint table are not counted. */
-  readonly record = (line: RequestLogLine): void => {
-    const endpoint = endpointOf(line);
-    if (endpoint === undefined) return;
-    const counts = this.countsOf(endpoint);
+  readonly record = (line: AnsweredRequest): void => {
+    if (!tablePaths.has(line.route)) return;
+    const counts = this.countsOf(line.route);
     if (line.status >= 400) {
       const code = line.errorCode ?? `HTTP_${line.status}`;
       counts.errors.set(code, (counts.errors.get(code) ?? 0) + 1);

@@ -11,7 +11,7 @@ import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
 export interface TestStack {
-  /** The service's request listener, cached-hit path included, as main.ts serves it. */
+  /** The service's request listener, the API's door in front of Express, as main.ts serves it. */
   app: App;
   simulator: Simulator;
   config: Config;

@@ -1,23 +1,13 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { manualClock, until } from '../helpers/waiting.js';
 
 let stack: TestStack | undefined;
 afterEach(async () => {
   await stack?.close();
   stack = undefined;
 });
-
-/** A clock the test moves by hand; the cache and its headers read it. */
-function manualClock() {
-  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
-  return clock;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
 
 describe('the answer cache over HTTP', () => {
   it('answers a repeat from the cache without a new upstream request', async () => {

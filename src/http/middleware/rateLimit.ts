@@ -16,14 +16,15 @@ export interface QuotaCount {
 }
 
 /**
- * The quota as Express middleware (express-rate-limit), plus `count` for the cached-hit path: the
- * same store, key and headers, without the middleware's Express request and its five awaits.
+ * The API's quota as the door calls it: the store, key and headers of express-rate-limit, without
+ * its middleware's Express request and its five awaits.
  */
-export type Quota = RequestHandler & {
+export interface Quota {
+  /** Counts the request: one increment of the caller's window. */
   count(req: IncomingMessage): Promise<QuotaCount>;
   /** The X-RateLimit-* headers of the caller's window as it stands, without counting this request. */
   peek(req: IncomingMessage): Promise<string[]>;
-};
+}
 
 // The library's recommended IPv6 grouping, so that one host cannot rotate addresses for fresh quotas.
 const IPV6_SUBNET = 56;
@@ -34,22 +35,25 @@ interface QuotaOptions {
   /** What the quota covers, for the 429 message ("API requests", "reports"). */
   subject: string;
   clientAddress: ClientAddress;
-  /** Where the counts live: memory, or with REDIS_URL Redis (src/shared/stores.ts picks it). */
+  /** Where the counts live: memory, or with REDIS_URL Redis (src/stores/index.ts picks it). */
   store: QuotaStore;
 }
 
 /**
- * A fixed-window per-client quota (express-rate-limit). The key is the client address behind
- * trusted proxies only, so a forged X-Forwarded-For counts for nothing. The key is computed here
- * rather than read from `req.ip` so that the cached-hit path in front of Express can use the same limiter.
+ * A fixed-window per-client quota (express-rate-limit): its middleware, and the same store, key and
+ * headers as `count` and `peek`. The key is the client address behind trusted proxies only, so a
+ * forged X-Forwarded-For counts for nothing; it is computed here rather than read from `req.ip` so
+ * that the door, in front of Express, keys a request as the middleware would.
  */
-function perClientQuota({ limit, windowMs, subject, clientAddress, store }: QuotaOptions): Quota {
+function perClientQuota({ limit, windowMs, subject, clientAddress, store }: QuotaOptions): Quota & { middleware: RequestHandler } {
   const keyOf = (req: IncomingMessage) => {
     const address = clientAddress(req);
     // Only an IPv6 address (it has a colon) needs ipKeyGenerator's subnet grouping; sparing the
     // others its IPv6 test is for speed only, as it returns them unchanged.
     return address.includes(':') ? ipKeyGenerator(address, IPV6_SUBNET) : address;
   };
+  // Built for the API quota too, which never mounts it: express-rate-limit validates the options and
+  // initialises the store with the window here.
   const middleware = rateLimit({
     store,
     windowMs,
@@ -79,7 +83,7 @@ function perClientQuota({ limit, windowMs, subject, clientAddress, store }: Quot
     const info = await store.get?.(keyOf(req));
     return headersOf(info?.totalHits ?? 0, info?.resetTime);
   };
-  return Object.assign(middleware, { count, peek });
+  return { middleware, count, peek };
 }
 
 function resetTimeOf(req: unknown): Date | undefined {
@@ -90,14 +94,14 @@ function secondsUntil(resetTime: Date | undefined): number {
   return resetTime === undefined ? 1 : Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000));
 }
 
-/** The API quota on /catalog/*: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
-export function catalogRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
-  const limit = config.RATE_LIMIT_MAX;
-  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, store });
+/** The API quota, counted by the door: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
+export function apiQuota(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
+  const { count, peek } = perClientQuota({ limit: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, store });
+  return { count, peek };
 }
 
-/** Report submissions have their own, stricter quota, apart from the API's. */
-export function reportRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
+/** Report submissions have their own, stricter quota, apart from the API's: middleware on the report routes. */
+export function reportRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): RequestHandler {
   const limit = config.REPORT_RATE_LIMIT_MAX;
-  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, store });
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, store }).middleware;
 }

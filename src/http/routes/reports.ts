@@ -4,10 +4,11 @@ import type { ReportSender, ReportService } from '../../reports/service.js';
 import { MethodNotAllowedError } from '../errors.js';
 import { jsonBody } from '../middleware/body.js';
 import { validateBody } from '../middleware/validateBody.js';
+import { requestAddress } from '../requestOrigin.js';
 
 /** The sender as far as a report keeps it: the client IP (per `trust proxy`) and its user agent. */
 export function reportSender(req: Request): ReportSender {
-  return { ip: req.ip ?? req.socket.remoteAddress ?? 'unknown', userAgent: req.get('user-agent') };
+  return { ip: requestAddress(req), userAgent: req.get('user-agent') };
 }
 
 /** POST /api/reports: the Report Center for clients, as JSON, with the form's validation. */

@@ -1,25 +1,41 @@
 import { startSimulator } from '../../simulator/server.js';
-import { startService } from '../processes.js';
+import { startService, type ServiceProcess } from '../processes.js';
 import { timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
+const MANY_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 100_000);
 /** RSS with every search cached may be at most this multiple of the service's RSS at start. */
 const RSS_RATIO_GOAL = 1.5;
+/** RSS after MANY_SEARCHES distinct misses may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */
+const RSS_FLAT_GOAL = 1.25;
 
-/** The service's RSS once SEARCHES distinct searches are cached, against its RSS at start. */
+/** The main thread's JS heap and external memory, from the service's own /metrics. */
+async function heapFigures(service: ServiceProcess): Promise<string> {
+  const text = await (await fetch(`${service.origin}/metrics`)).text();
+  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024);
+  return `heap ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+}
+
+/**
+ * The service's RSS once SEARCHES distinct searches are cached, against its RSS at start; then after
+ * MANY_SEARCHES distinct misses in all, against the first figure.
+ */
 export async function memorySection(report: BenchReport): Promise<void> {
-  report.section(`memory: RSS after ${SEARCHES.toLocaleString('en')} distinct searches are cached, against RSS at start`);
+  report.section(`memory: RSS after ${SEARCHES.toLocaleString('en')} and ${MANY_SEARCHES.toLocaleString('en')} distinct searches, against RSS at start`);
   const simulator = await startSimulator({ latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
   // One miss first, so that the start includes what every miss loads (the parse threads).
   await timedGet(`${service.origin}/catalog/search?q=warm`);
   const before = service.rssMB();
   let next = 0;
-  const client = async () => {
-    while (next < SEARCHES) await timedGet(`${service.origin}/catalog/search?q=${encodeURIComponent(`series ${next++}`)}`);
+  const searchUpTo = (count: number) => {
+    const client = async () => {
+      while (next < count) await timedGet(`${service.origin}/catalog/search?q=${encodeURIComponent(`series ${next++}`)}`);
+    };
+    return Promise.all(Array.from({ length: 8 }, client));
   };
-  await Promise.all(Array.from({ length: 8 }, client));
+  await searchUpTo(SEARCHES);
   const first = await fetch(`${service.origin}/catalog/search?q=series%200`);
   const rss = service.rssMB();
   const ratio = rss / before;
@@ -28,6 +44,17 @@ export async function memorySection(report: BenchReport): Promise<void> {
     `${ratio.toFixed(2)} (${rss} vs ${before} MB)`,
     `≤ ${RSS_RATIO_GOAL}`,
     ratio <= RSS_RATIO_GOAL,
+  );
+  const figuresAfterFew = await heapFigures(service);
+
+  await searchUpTo(MANY_SEARCHES);
+  const rssAfterMany = service.rssMB();
+  const flat = rssAfterMany / rss;
+  report.goal(
+    `RSS after ${MANY_SEARCHES.toLocaleString('en')} distinct misses against after ${SEARCHES.toLocaleString('en')}`,
+    `${flat.toFixed(2)} (${rssAfterMany} vs ${rss} MB; ${await heapFigures(service)} vs ${figuresAfterFew})`,
+    `≤ ${RSS_FLAT_GOAL}`,
+    flat <= RSS_FLAT_GOAL,
   );
   await Promise.all([service.stop(), simulator.close()]);
 }

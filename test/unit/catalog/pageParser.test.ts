@@ -33,7 +33,7 @@ describe('the parse queue', () => {
     await warmPageParser();
     const html = searchPage();
     const hostile = pathologicalPage(html, 'deep-nesting');
-    // One hostile page per thread: every thread is held to its deadline while the rest wait.
+    // At least one hostile page per thread: every thread is held to its deadline while the rest wait.
     const held = Array.from({ length: availableParallelism() }, () => outcome(parsePage(search, hostile, SEARCH_URL, input)));
     const waiting = Array.from({ length: 20 }, () => outcome(parsePage(search, html, SEARCH_URL, input)));
     expect(await Promise.all(held)).toEqual(Array(availableParallelism()).fill('unparsable'));

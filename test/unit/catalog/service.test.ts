@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
-import { cacheKey } from '../../../src/catalog/service.js';
+import { cacheKey, ownBuffer } from '../../../src/catalog/service.js';
 import { PARSER_VERSION } from '../../../src/parsers/version.js';
 import { SearchQuery } from '../../../src/contract/params.js';
 
@@ -21,5 +21,16 @@ describe('cacheKey', () => {
 
   it('keeps endpoints apart', () => {
     expect(cacheKey(home, { page: 1 })).not.toBe(cacheKey(endpoints[3]!, { page: 1 }));
+  });
+});
+
+describe('ownBuffer', () => {
+  it('holds a short answer in memory of its own size, not in a slice of a shared slab', () => {
+    const text = '{"status":"success","data":{"query":"série","results":[]}}';
+    const body = ownBuffer(text);
+    expect(body.toString()).toBe(text);
+    expect(body.buffer.byteLength).toBe(Buffer.byteLength(text));
+    // What it replaces: a slice that keeps the pool's whole slab alive.
+    expect(Buffer.from(text).buffer.byteLength).toBeGreaterThan(Buffer.byteLength(text));
   });
 });

@@ -46,12 +46,14 @@ describe('TrafficRecorder', () => {
     recorder.record(line({ cache: 'STALE', durationMs: 1 }));
     recorder.record(line({ status: 304, cache: 'HIT', durationMs: 0.4 }));
     recorder.record(line({ status: 429, cache: undefined, errorCode: 'RATE_LIMITED' }));
-    // The Express path names a parametrised route in its own form, and a refusal before routing not at all.
-    recorder.record(line({ route: '/catalog/seasons/:slug', url: '/catalog/seasons/winter-2025?page=2', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
-    recorder.record(line({ route: '/catalog/seasons/summer-2024', url: '/catalog/seasons/summer-2024', status: 429, cache: undefined, errorCode: 'RATE_LIMITED' }));
+    // The door names a parametrised endpoint by its table path, a refusal of the quota too.
+    recorder.record(line({ route: '/catalog/seasons/{slug}', url: '/catalog/seasons/winter-2025?page=2', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
+    recorder.record(line({ route: '/catalog/seasons/{slug}', url: '/catalog/seasons/summer-2024', status: 429, cache: undefined, errorCode: 'RATE_LIMITED' }));
+    // A path that names no endpoint, or an endpoint in another form: not counted.
+    recorder.record(line({ route: '/catalog/seasons/:slug', url: '/catalog/seasons/winter-2025', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
     // Not an endpoint: not counted.
     recorder.record(line({ route: '/status', url: '/status', cache: undefined }));
-    recorder.record(line({ route: '/catalog/nope', url: '/catalog/nope', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
+    recorder.record(line({ route: 'unmatched', url: '/catalog/nope', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
     expect(recorder.takeFinished()).toEqual([]);
     clock = T0 + HOUR;
     expect(recorder.takeFinished()).toEqual([

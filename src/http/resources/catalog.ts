@@ -1,0 +1,41 @@
+import type { AnyEndpoint } from '../../catalog/endpoints/index.js';
+import type { CatalogResult, CatalogService } from '../../catalog/service.js';
+import { cacheHeaders, type Representation } from '../apiAnswer.js';
+import { resolveCatalogRequest } from '../catalogRequest.js';
+import type { ApiResource } from './resource.js';
+
+export interface ResolvedCatalogRequest {
+  endpoint: AnyEndpoint;
+  input: Record<string, unknown>;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** /catalog/*: the endpoint table's answers, from the catalog's cache or one upstream fetch. */
+export function catalogResource(catalog: CatalogService, now: () => number): ApiResource<ResolvedCatalogRequest> {
+  const representation = (result: CatalogResult): Representation => ({
+    body: result.answer.body,
+    contentType: JSON_TYPE,
+    etag: result.answer.etag,
+    headers: cacheHeaders(result, now()),
+    cacheStatus: result.cacheStatus,
+    upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
+  });
+  return {
+    segment: 'catalog',
+    resolve(method, pathname, rawQuery) {
+      const resolved = resolveCatalogRequest(method, pathname, rawQuery);
+      if (resolved === undefined) return undefined;
+      if (resolved.error !== undefined) return { route: resolved.endpoint?.path, error: resolved.error };
+      return { route: resolved.endpoint.path, request: resolved };
+    },
+    held({ endpoint, input }) {
+      const result = catalog.peek(endpoint, input);
+      return result && representation(result);
+    },
+    answer({ endpoint, input }) {
+      const result = catalog.cached(endpoint, input);
+      return result !== undefined ? representation(result) : catalog.fetch(endpoint, input).then(representation);
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import type { CatalogResult } from '../../catalog/service.js';
+import { FEED_FORMATS, type FeedFormat, type FeedModel } from '../../feeds/model.js';
+import type { FeedLocation } from '../../feeds/render.js';
+import type { FeedService, RenderedFeed } from '../../feeds/service.js';
+import type { FeedDefinition } from '../../feeds/table.js';
+import { cacheHeaders, type Representation } from '../apiAnswer.js';
+import { resolveFeedRequest } from '../feedRequest.js';
+import { originOf, variesByHost, type OriginRule } from '../requestOrigin.js';
+import type { ApiResource } from './resource.js';
+
+export interface ResolvedFeedRequest {
+  feed: FeedDefinition;
+  format: FeedFormat;
+  input: Record<string, unknown>;
+}
+
+// The log line and the metrics name a feed by its path with the extension as a parameter.
+const routeOf = (feed: FeedDefinition) => `${feed.path}.{format}`;
+
+/**
+ * /feeds/*: each feed in Atom, RSS and JSON Feed, built from the catalog answer it is made of (so
+ * from its cache, or one upstream fetch). A feed names its own URL: the service's origin
+ * (`originOf`) and the path, without the query.
+ */
+export function feedResource(feeds: FeedService, origin: OriginRule, now: () => number): ApiResource<ResolvedFeedRequest> {
+  // Its links are on the origin: a shared cache must not hand a feed built for a forged Host to anyone else.
+  const vary = variesByHost(origin) ? ['Vary', 'Host'] : [];
+  const location = (req: IncomingMessage, pathname: string): FeedLocation => {
+    const base = originOf(req, origin);
+    return { self: `${base}${pathname}`, baseUrl: base };
+  };
+  const representation = (result: CatalogResult, model: FeedModel, format: FeedFormat, rendered: RenderedFeed): Representation => ({
+    body: rendered.body,
+    contentType: FEED_FORMATS[format].mediaType,
+    etag: rendered.etag,
+    lastModified: model.updated.toUTCString(),
+    headers: [...cacheHeaders(result, now()), ...vary],
+    cacheStatus: result.cacheStatus,
+    upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
+  });
+  return {
+    segment: 'feeds',
+    resolve(method, pathname) {
+      const resolved = resolveFeedRequest(method, pathname);
+      if (resolved === undefined) return undefined;
+      if (resolved.error !== undefined) return { route: resolved.feed && routeOf(resolved.feed), error: resolved.error };
+      return { route: routeOf(resolved.feed), request: resolved };
+    },
+    held({ feed, format, input }, req, pathname) {
+      const held = feeds.held(feed, input, format, location(req, pathname));
+      return held && representation(held.result, held.model, format, held.rendered);
+    },
+    async answer({ feed, format, input }, req, pathname) {
+      const { result, model } = await feeds.resolve(feed, input);
+      return representation(result, model, format, feeds.render(model, format, location(req, pathname)));
+    },
+  };
+}

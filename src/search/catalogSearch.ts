@@ -94,20 +94,22 @@ function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>):
  */
 export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache<CatalogAnswer>): CatalogService {
   const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>) => `${cacheKey(endpoint, input)}${titleSearch.cacheKeySuffix()}`;
+  /** The cached answer of a local-catalog search; undefined on a miss or a refusal. It starts nothing, so it serves `peek` and `cached` alike. */
+  const held = (endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined => {
+    let key: string;
+    try {
+      key = keyOf(endpoint, input);
+    } catch {
+      return undefined;
+    }
+    const found = cache.lookup(key);
+    return found?.freshness === 'fresh' ? { answer: found.answer, cacheStatus: 'HIT' } : undefined;
+  };
   return {
-    cached(endpoint, input) {
-      if (!isCatalogSearch(endpoint, input)) return catalog.cached(endpoint, input);
-      let key: string;
-      try {
-        key = keyOf(endpoint, input);
-      } catch {
-        return undefined;
-      }
-      const found = cache.lookup(key);
-      return found?.freshness === 'fresh' ? { answer: found.answer, cacheStatus: 'HIT' } : undefined;
-    },
-    async fetch(endpoint, input, newerThan) {
-      if (!isCatalogSearch(endpoint, input)) return catalog.fetch(endpoint, input, newerThan);
+    peek: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.peek(endpoint, input)),
+    cached: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.cached(endpoint, input)),
+    async fetch(endpoint, input, newerThan, priority) {
+      if (!isCatalogSearch(endpoint, input)) return catalog.fetch(endpoint, input, newerThan, priority);
       const key = keyOf(endpoint, input);
       const answer = await cache.load(key, async () => titleSearch.answer(input.q, input.page));
       return { answer, cacheStatus: 'MISS' } satisfies CatalogResult;

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { z } from 'zod';
 import { CatalogExport } from '../contract/catalogExport.js';
-import { CatalogNotReadyError } from '../crawler/errors.js';
+import { catalogNotReady } from '../crawler/errors.js';
 import type { CatalogIndex, CatalogView } from '../crawler/localCatalog.js';
 
 const gzip = promisify(gzipCallback);
@@ -34,8 +34,6 @@ export interface CatalogFiles {
 
 /** Origins whose .json is kept built: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
 const ORIGINS_KEPT = 4;
-/** How soon a client is told to come back: the crawler reads its first series within seconds of starting. */
-const NOT_READY_RETRY_S = { disabled: 3600, empty: 30 } as const;
 
 const MEDIA_TYPES: Record<ExportFileName, string> = {
   'catalog.json': 'application/json; charset=utf-8',
@@ -112,8 +110,9 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
   return {
     async file(name, origin) {
       const current = view;
-      if (!enabled) throw new CatalogNotReadyError('disabled', NOT_READY_RETRY_S.disabled);
-      if (current === undefined || current.entries.length === 0) throw new CatalogNotReadyError('empty', NOT_READY_RETRY_S.empty);
+      const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
+      // No view yet holds nothing, so the refusal is set whenever `current` is missing.
+      if (refusal !== null || current === undefined) throw refusal;
       if (name === 'catalog.schema.json') {
         schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
         return schema;

@@ -185,6 +185,18 @@ describe('mirror failover', () => {
     expect(client.status().origins[1]).toEqual({ origin: mirror.origin, setAside: 'its home page does not look like the catalog' });
   });
 
+  it('sets aside a candidate whose home page fails with why it failed, not as a page of something else', async () => {
+    const { primary, mirror } = await primaryAndMirror();
+    const { client } = testClient([primary.origin, mirror.origin], { maxRetries: 0 });
+    primary.setFaults([{ kind: 'parked' }]);
+    mirror.setFaults([{ kind: 'status', status: 503 }]);
+    await rejection(client.fetchPage('/'));
+    expect(client.origin).toBe(primary.origin);
+    const { setAside } = client.status().origins[1]!;
+    expect(setAside).toMatch(/^its home page could not be fetched: /);
+    expect(setAside).toContain('503');
+  });
+
   it('goes back to an earlier origin once it answers like the catalog again', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const { client } = testClient([primary.origin, mirror.origin], { originRecheckMs: 300 });

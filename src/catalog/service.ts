@@ -145,8 +145,9 @@ export function createCatalogService({
   const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
   // Since when answers come from the last good copies; cleared by the next answer fetched here.
   let lastGoodState: LastGoodState | undefined;
-  // Each kept answer's stale form per reason, built once: a feed's model is built once per answer object.
-  const staleForms = new WeakMap<CatalogAnswer, Map<StaleReason, CatalogAnswer>>();
+  // Each kept answer's stale form for the latest reason, built once: a feed's model is built once per
+  // answer object. One form per answer, so a stand-in costs memory for at most one more copy.
+  const staleForms = new WeakMap<CatalogAnswer, { reason: StaleReason; form: CatalogAnswer }>();
   // Each input object's key is built once, for speed only (the door asks with the same
   // object again and again); an input object belongs to the one endpoint whose schema produced it.
   const keys = new WeakMap<Record<string, unknown>, string>();
@@ -289,13 +290,11 @@ export function createCatalogService({
     return kept;
   }
 
-  /** A kept answer in its stale form (meta.stale), built once per answer and reason. */
+  /** A kept answer in its stale form (meta.stale), built once per answer (for its latest reason). */
   function staleResult(answer: CatalogAnswer, reason: StaleReason): CatalogResult {
-    let forms = staleForms.get(answer);
-    if (forms === undefined) staleForms.set(answer, (forms = new Map()));
-    let stale = forms.get(reason);
-    if (stale === undefined) forms.set(reason, (stale = staleAnswer(answer, reason)));
-    return { answer: stale, cacheStatus: 'STALE', staleReason: reason };
+    let stale = staleForms.get(answer);
+    if (stale?.reason !== reason) staleForms.set(answer, (stale = { reason, form: staleAnswer(answer, reason) }));
+    return { answer: stale.form, cacheStatus: 'STALE', staleReason: reason };
   }
 
   function servedStale(answer: CatalogAnswer, reason: StaleReason): CatalogResult {

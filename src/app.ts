@@ -36,6 +36,7 @@ import { createStatusMonitor } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
 import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
+import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
 import { startCrawler } from './crawler/crawler.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
@@ -72,15 +73,16 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
   void warmPageParser();
-  const catalog = createCatalogService({
+  const answerCache = new AnswerCache<CatalogAnswer>({
+    maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
+    staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
+    now,
+  });
+  const siteCatalog = createCatalogService({
     upstream,
     site,
     logger,
-    cache: new AnswerCache<CatalogAnswer>({
-      maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
-      staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
-      now,
-    }),
+    cache: answerCache,
     ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
     now,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
@@ -92,6 +94,9 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   });
 
   const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
+  // Searches with source=catalog answer from the local catalog's title index, on the same paths and cache.
+  const titleSearch = createCatalogTitleSearch(catalogIndex, { source: () => upstream.origin, now, ttlSeconds: config.CACHE_TTL_SEARCH_S });
+  const catalog = withTitleSearch(siteCatalog, titleSearch, answerCache);
   const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
   const crawler = config.CRAWL_ENABLED
     ? startCrawler({
@@ -172,6 +177,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     close: async () => {
       // First: the status monitor saves the hour's traffic, to Redis too; the crawler ends its step.
       await Promise.all([status.close(), crawler?.stop()]);
+      titleSearch.close();
       await catalogIndex.close();
       await Promise.all([upstream.close(), shared.close()]);
     },

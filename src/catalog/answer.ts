@@ -1,9 +1,9 @@
 import type { StaleReason } from '../contract/schemas.js';
 import type { CachedAnswer } from './cache.js';
 
-/** An answer plus what the upstream did to produce it (logged on a miss). */
+/** An answer plus what the upstream did to produce it (logged on a miss); none for an answer from the local catalog. */
 export interface CatalogAnswer extends CachedAnswer {
-  upstream: { url: string; status: number; attempts: number; durationMs: number };
+  upstream?: { url: string; status: number; attempts: number; durationMs: number };
 }
 
 /**

@@ -162,6 +162,12 @@ export const Meta = z.object({
     .describe(
       'Present only when the upstream failed and this is the last good answer kept for the request (X-Cache: STALE, Age in seconds since the fetch). Absent on every fresh answer.',
     ),
+  catalogComplete: z
+    .boolean()
+    .optional()
+    .describe(
+      'Only on answers from the local catalog (search with source=catalog): false while the crawler has not yet read every series the site lists, so the answer holds what is known so far. For these answers source is the upstream origin and fetchedAt when the answer was built.',
+    ),
 });
 
 export const ErrorDetail = z

@@ -3,13 +3,14 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { z } from 'zod';
 import { CatalogExport } from '../contract/catalogExport.js';
-import { CatalogNotReadyError } from '../crawler/errors.js';
+import { catalogNotReady } from '../crawler/errors.js';
 import type { CatalogIndex, CatalogView } from '../crawler/localCatalog.js';
 
 const gzip = promisify(gzipCallback);
 
-// The three files of /export: built once per change of the local catalog (each synced view), and
-// compressed once per build; a request sends the bytes as they are. The .json names its schema by
+// The three files of /export: built at most once per change of the local catalog (each synced
+// view), on the first request after it, and compressed once per build; a request sends the bytes
+// as they are. The .json names its schema by
 // this service's own origin, so it is built per origin (PUBLIC_URL makes that one); the .jsonl and
 // the schema are the same for all.
 
@@ -33,8 +34,6 @@ export interface CatalogFiles {
 
 /** Origins whose .json is kept built: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
 const ORIGINS_KEPT = 4;
-/** How soon a client is told to come back: the crawler reads its first series within seconds of starting. */
-const NOT_READY_RETRY_S = { disabled: 3600, empty: 30 } as const;
 
 const MEDIA_TYPES: Record<ExportFileName, string> = {
   'catalog.json': 'application/json; charset=utf-8',
@@ -97,22 +96,23 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
     return tracked(fileOf('catalog.jsonl', Buffer.concat(lines), new Date(current.updatedAt).toUTCString()));
   }
 
+  // Each change drops what was built; the first request for a file builds it (concurrent ones share
+  // the build), so that a crawl pass that changes the catalog every second costs no build at all
+  // until someone downloads.
   index.onView((next) => {
     view = next;
     // Dated like the catalog it describes, so that every instance sends the same Last-Modified.
     schema = undefined;
-    // Built at once for the origins that asked before, so that their next request does not wait.
-    const origins = [...byOrigin.keys()];
-    byOrigin = new Map(origins.map((origin) => [origin, buildJson(next, origin)]));
-    jsonl = buildJsonl(next);
-    for (const built of [jsonl, ...byOrigin.values()]) built.catch(() => undefined);
+    jsonl = undefined;
+    byOrigin = new Map();
   });
 
   return {
     async file(name, origin) {
       const current = view;
-      if (!enabled) throw new CatalogNotReadyError('disabled', NOT_READY_RETRY_S.disabled);
-      if (current === undefined || current.entries.length === 0) throw new CatalogNotReadyError('empty', NOT_READY_RETRY_S.empty);
+      const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
+      // No view yet holds nothing, so the refusal is set whenever `current` is missing.
+      if (refusal !== null || current === undefined) throw refusal;
       if (name === 'catalog.schema.json') {
         schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
         return schema;

@@ -34,7 +34,7 @@ export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: Pro
     const { answer, staleReason } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
     // The last good answer standing in for a failed fetch: the upstream is down all the same.
     if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
-    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: new URL(answer.upstream.url).origin };
+    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: answer.upstream === undefined ? upstream.origin : new URL(answer.upstream.url).origin };
   } catch (error) {
     return { kind: 'probe', at, outcome: 'down', code: errorCodeOf(error), durationMs: took(), origin: upstream.origin };
   }

@@ -16,6 +16,7 @@ import { reportConfirmationSection } from './sections/reportConfirmation.js';
 import { singleFlightSection } from './sections/singleFlight.js';
 import { staleWhileRevalidateSection } from './sections/staleWhileRevalidate.js';
 import { statusFloodSection } from './sections/statusFlood.js';
+import { titleSearchSection } from './sections/titleSearch.js';
 
 const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   hit: hitSection,
@@ -32,6 +33,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   reports: reportConfirmationSection,
   'last-good': lastGoodSection,
   crawl: crawlSection,
+  'title-search': titleSearchSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

@@ -272,6 +272,6 @@ describe('telling client authors', () => {
     }
     const schema = (await get(stack, '/openapi.json')).body.components.schemas;
     const meta = Object.values(schema as Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }> }>).find((entry) => entry.properties?.meta)!.properties!.meta!;
-    expect(Object.keys(meta.properties!)).toEqual(['source', 'fetchedAt', 'stale']);
+    expect(Object.keys(meta.properties!)).toEqual(['source', 'fetchedAt', 'stale', 'catalogComplete']);
   });
 });

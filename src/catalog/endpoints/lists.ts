@@ -25,7 +25,8 @@ export const listEndpoints = [
   endpoint({
     path: '/catalog/search',
     summary: 'Search series by title',
-    description: 'Upstream search results, 10 per page. A search without hits is a success with `results: []`.',
+    description:
+      "The site's own search (main titles only), 10 per page; with `source=catalog`, this service's copy of the whole catalog instead: every title and alternative title (Chinese characters, pinyin, English, Indonesian), forgiving case, accents, width, word prefixes and one typo per word, best match first, 20 per page, `meta.catalogComplete` false while the crawler has not read every series yet, and 503 CATALOG_NOT_READY while it is turned off or has read nothing. A search without hits is a success with `results: []`.",
     query: SearchQuery,
     data: SearchData,
     paginated: true,

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { CatalogAnswer } from '../catalog/answer.js';
+import type { AnswerCache, CachedAnswer } from '../catalog/cache.js';
+import type { AnyEndpoint } from '../catalog/endpoints/index.js';
+import { cacheKey, type CatalogResult, type CatalogService } from '../catalog/service.js';
+import type { Pagination, SearchData } from '../contract/schemas.js';
+import { catalogNotReady } from '../crawler/errors.js';
+import { TitleIndex, type TitledSeries } from './titleIndex.js';
+
+/** What the title search reads of the local catalog (the crawler's LocalCatalog gives it). */
+export interface TitleFeed {
+  /** Every held entry once, then every change, on every instance; returns the unsubscribe function. */
+  onChange(listener: (change: { kind: 'upsert'; entry: TitledSeries } | { kind: 'remove'; slug: string }) => void): () => void;
+  state(): { enabled: boolean; complete: boolean };
+}
+
+export interface CatalogTitleSearchOptions {
+  /** The upstream origin the catalog is read from (the one in use): the answers' `meta.source`. */
+  source: () => string;
+  now: () => number;
+  /** How long an answer may be served from the cache; a change of the index gives later searches another key anyway. */
+  ttlSeconds: number;
+}
+
+/**
+ * `/catalog/search?source=catalog`: the local catalog's title index, answered in the same envelope
+ * as every other /catalog answer and cached on the same path. An answer depends only on the query,
+ * the page and the index as it is, so its cache key carries the index's version (`cacheKeySuffix`):
+ * a repeated search is a hit until the catalog changes, and never a hit after.
+ */
+export interface CatalogTitleSearch {
+  /** Appended to the search's cache key. Throws CatalogNotReadyError while the crawler is off or has read nothing. */
+  cacheKeySuffix(): string;
+  /** The answer's bytes, ETag and date (a miss). Throws CatalogNotReadyError as above. */
+  answer(query: string, page: number): CachedAnswer;
+  /** How many series the index holds. */
+  readonly size: number;
+  /** Stops following the catalog. */
+  close(): void;
+}
+
+export function createCatalogTitleSearch(feed: TitleFeed, { source, now, ttlSeconds }: CatalogTitleSearchOptions): CatalogTitleSearch {
+  const index = new TitleIndex();
+  const unsubscribe = feed.onChange((change) => {
+    if (change.kind === 'upsert') index.upsert(change.entry);
+    else index.remove(change.slug);
+  });
+
+  /** The crawler's state, or the refusal the export gives too: turned off, or nothing read yet. */
+  function readyState(): { complete: boolean } {
+    const state = feed.state();
+    const refusal = catalogNotReady(state.enabled, index.size);
+    if (refusal !== null) throw refusal;
+    return state;
+  }
+
+  return {
+    cacheKeySuffix() {
+      const { complete } = readyState();
+      return `#titles-v${index.version}${complete ? '' : '-incomplete'}`;
+    },
+    answer(query, page) {
+      const { complete } = readyState();
+      const { results, pagination } = index.search(query, page);
+      const data: SearchData = { query, results };
+      const content = JSON.stringify({ data, pagination: pagination satisfies Pagination });
+      const fetchedAt = now();
+      const meta = JSON.stringify({ source: source(), fetchedAt: new Date(fetchedAt).toISOString(), catalogComplete: complete });
+      return {
+        body: Buffer.from(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
+        // Over what the client reads, so an unchanged answer revalidates with 304 after the index changed elsewhere.
+        etag: `W/"${createHash('sha1').update(content).update(String(complete)).digest('base64url')}"`,
+        fetchedAt,
+        ttlSeconds,
+      };
+    },
+    get size() {
+      return index.size;
+    },
+    close: unsubscribe,
+  };
+}
+
+/** Whether a validated catalog request is a search of the local catalog. */
+function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>): input is { q: string; page: number; source: 'catalog' } {
+  return endpoint.path === '/catalog/search' && input.source === 'catalog';
+}
+
+/**
+ * The catalog service with `source=catalog` searches answered by the title search instead of the
+ * upstream, through the same two calls (the cached-hit path and the Express route both ask
+ * `cached`, then `fetch`), the same answer cache and the same writer. A refusal (crawler off or
+ * nothing read) is thrown by `fetch` only, so that the hit path leaves it to the Express route.
+ */
+export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache<CatalogAnswer>): CatalogService {
+  const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>) => `${cacheKey(endpoint, input)}${titleSearch.cacheKeySuffix()}`;
+  /** The cached answer of a local-catalog search; undefined on a miss or a refusal. It starts nothing, so it serves `peek` and `cached` alike. */
+  const held = (endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined => {
+    let key: string;
+    try {
+      key = keyOf(endpoint, input);
+    } catch {
+      return undefined;
+    }
+    const found = cache.lookup(key);
+    return found?.freshness === 'fresh' ? { answer: found.answer, cacheStatus: 'HIT' } : undefined;
+  };
+  return {
+    peek: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.peek(endpoint, input)),
+    cached: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.cached(endpoint, input)),
+    async fetch(endpoint, input, newerThan, priority) {
+      if (!isCatalogSearch(endpoint, input)) return catalog.fetch(endpoint, input, newerThan, priority);
+      const key = keyOf(endpoint, input);
+      const answer = await cache.load(key, async () => titleSearch.answer(input.q, input.page));
+      return { answer, cacheStatus: 'MISS' } satisfies CatalogResult;
+    },
+    lastGood: () => catalog.lastGood(),
+  };
+}

@@ -3,9 +3,8 @@ import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/freePort.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -96,13 +95,6 @@ function rssOf(pid: number): number {
   return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

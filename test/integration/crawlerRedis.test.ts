@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -10,6 +9,7 @@ import { REPO_ROOT } from '../helpers/commandLine.js';
 import { crawlEnv, expectedEntries, firstPassDone, seriesPagesRead, until, withoutTimes } from '../helpers/crawl.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { freePort } from '../helpers/freePort.js';
 
 // Instances sharing one real redis-server: one crawls, every one serves the same export, and when
 // the crawling one dies (a child process killed with SIGKILL) another takes over and goes on.
@@ -19,16 +19,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The service as its own process (src/main.ts through tsx), as a deployment runs it. */
 async function startChild(env: Record<string, string>): Promise<ChildProcess> {

@@ -3,6 +3,9 @@
 ARG NODE_IMAGE=node:24-bookworm-slim
 
 FROM ${NODE_IMAGE} AS build
+# better-sqlite3 (the kept answers and the catalog copy) compiles where no prebuilt binary fits.
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends g++ make python3 \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,6 +14,9 @@ COPY src ./src
 RUN npm run build
 
 FROM ${NODE_IMAGE} AS prod-deps
+# better-sqlite3 (the kept answers and the catalog copy) compiles where no prebuilt binary fits.
+RUN apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends g++ make python3 \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund

@@ -18,7 +18,7 @@ import { securityHeaders } from './http/middleware/securityHeaders.js';
 import { createAdminRouter } from './http/routes/admin.js';
 import { canonicalUrlOf } from './feeds/drafts.js';
 import { createFeedService } from './feeds/service.js';
-import { createServiceRouter } from './http/routes/health.js';
+import { createHealthRouter } from './http/routes/health.js';
 import { createOpenApiRouter } from './http/routes/openapi.js';
 import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
@@ -151,7 +151,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
-  app.use(createServiceRouter({ upstream, metrics, redis }));
+  app.use(createHealthRouter({ upstream, metrics, redis }));
   app.use(createStatusRouter(status, now, catalogIndex.state));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));

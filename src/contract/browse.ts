@@ -70,7 +70,7 @@ export const AzListData = z
   })
   .meta({ id: 'AzList' });
 
-// The values of the site's own quick-filter form (research 1.1), in its order.
+// The values of the site's own quick-filter form, in its order.
 export const FILTER_STATUSES = ['ongoing', 'completed', 'upcoming', 'hiatus'] as const;
 export const FILTER_TYPES = ['donghua', 'movie', 'ona', 'ova', 'special', 'anime', 'live action', 'bd', 'music'] as const;
 export const FILTER_ORDERS = ['title', 'titlereverse', 'update', 'latest', 'popular', 'rating'] as const;

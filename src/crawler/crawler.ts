@@ -203,7 +203,8 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       }
       // A page of its own that cannot be read is skipped for this pass; the site itself is fine.
       if (error instanceof SkipSeries || error instanceof LayoutChangedError || error instanceof UpstreamUnreadablePageError) {
-        logger.warn({ err: error, slug }, 'series page skipped in this crawl pass');
+        // The first of a pass is logged; the rest are counted in the pass's line (a redesign would skip them all).
+        if (passCounts.skipped === 0) logger.warn({ err: error, slug }, 'series page skipped in this crawl pass');
         onStep('series', 'skipped');
         passCounts.skipped++;
         return next;

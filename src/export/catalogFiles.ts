@@ -8,8 +8,9 @@ import type { CatalogIndex, CatalogView } from '../crawler/localCatalog.js';
 
 const gzip = promisify(gzipCallback);
 
-// The three files of /export: built once per change of the local catalog (each synced view), and
-// compressed once per build; a request sends the bytes as they are. The .json names its schema by
+// The three files of /export: built at most once per change of the local catalog (each synced
+// view), on the first request after it, and compressed once per build; a request sends the bytes
+// as they are. The .json names its schema by
 // this service's own origin, so it is built per origin (PUBLIC_URL makes that one); the .jsonl and
 // the schema are the same for all.
 
@@ -95,15 +96,15 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
     return tracked(fileOf('catalog.jsonl', Buffer.concat(lines), new Date(current.updatedAt).toUTCString()));
   }
 
+  // Each change drops what was built; the first request for a file builds it (concurrent ones share
+  // the build), so that a crawl pass that changes the catalog every second costs no build at all
+  // until someone downloads.
   index.onView((next) => {
     view = next;
     // Dated like the catalog it describes, so that every instance sends the same Last-Modified.
     schema = undefined;
-    // Built at once for the origins that asked before, so that their next request does not wait.
-    const origins = [...byOrigin.keys()];
-    byOrigin = new Map(origins.map((origin) => [origin, buildJson(next, origin)]));
-    jsonl = buildJsonl(next);
-    for (const built of [jsonl, ...byOrigin.values()]) built.catch(() => undefined);
+    jsonl = undefined;
+    byOrigin = new Map();
   });
 
   return {

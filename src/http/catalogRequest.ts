@@ -2,7 +2,7 @@ import { parse as parseQueryString } from 'node:querystring';
 import { match } from 'path-to-regexp';
 import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { InvalidParameterError, MalformedPathError, MethodNotAllowedError } from './errors.js';
-import { errorDetails } from './middleware/validateQuery.js';
+import { errorDetails } from './validation.js';
 
 /** The methods every catalog endpoint takes. */
 export const CATALOG_METHODS = 'GET, HEAD';

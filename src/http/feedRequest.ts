@@ -3,7 +3,7 @@ import { isFeedFormat, type FeedFormat } from '../feeds/model.js';
 import { feeds, type FeedDefinition } from '../feeds/table.js';
 import { CATALOG_METHODS, expressPath } from './catalogRequest.js';
 import { InvalidParameterError, MalformedPathError, MethodNotAllowedError } from './errors.js';
-import { errorDetails } from './middleware/validateQuery.js';
+import { errorDetails } from './validation.js';
 
 /** A feed request resolved: the feed, its format and the input of the catalog endpoint it is built from, or why it is refused. */
 export type FeedRequest =

@@ -79,7 +79,7 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
 
 /**
  * The type badge's own text. The real site nests the sub label inside it
- * (`<span class="epx"> Donghua <span class="lg">Sub</span></span>`, research 2.10); other installs
+ * (`<span class="epx"> Donghua <span class="lg">Sub</span></span>`); other installs
  * put it beside it. Either way the label is read on its own (`META_PARTS.language`), not as part of the type.
  */
 function ownText($: CheerioAPI, badge: Element | undefined): string {

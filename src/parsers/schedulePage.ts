@@ -17,7 +17,7 @@ const DAY_NAMES: Record<string, Weekday> = {
   sunday: 'sunday', minggu: 'sunday', ahad: 'sunday',
 };
 
-/** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday (research 2.11), returned Monday first. */
+/** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday, returned Monday first. */
 export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<ScheduleData> {
   const { $, main } = loadMainColumn(listingMarkup(html));
   const days: ScheduleDay[] = [];

@@ -8,7 +8,7 @@ import { allMatches, classListOf, firstMatch, firstMatches, type Matcher } from 
 const FOREIGN_IDS = new Set(['sidebar', 'teaser3', 'overplay']);
 const FOREIGN_CLASS = /(?:^|\s)(?:kln|blox)(?:\s|$)/;
 
-// The theme's layout puts `div.postbody` before `div#sidebar` (research 2.0).
+// The theme's layout puts `div.postbody` before `div#sidebar`.
 const POSTBODY_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?postbody[\s"'>]/gi;
 const SIDEBAR_TAG = /<div\s[^>]*\bid\s*=\s*["']?sidebar[\s"'>]/gi;
 const SIDEBAR_WORD = /sidebar/gi;
@@ -49,7 +49,7 @@ const NOSCRIPT = /<noscript[\s>][^<]*(?:<(?!\/?noscript[\s>])[^<]*)*<\/noscript\
 
 /**
  * The main column (cut once) without what a page of cards never reads, for speed only: forms (the
- * filter list's quick filter, research 2.4, is most of its main column; a form holds inputs, never
+ * filter list's quick filter is most of its main column; a form holds inputs, never
  * cards or a pager) and `noscript` copies of lazy images (a card's poster is its first image, the
  * lazy one, which carries the same URL).
  */
@@ -100,7 +100,7 @@ export function sidebarMarkup(html: string): string {
   return start === undefined ? html : html.slice(start);
 }
 
-// Every sidebar widget is a `div.section` (research 2.7, 2.8).
+// Every sidebar widget is a `div.section`.
 const SECTION_TAG = /<div\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?section[\s"'>]/gi;
 
 /**

@@ -5,10 +5,10 @@ import { allWithin, listingMarkup, loadMainColumn } from './scope.js';
 import { termOfPage } from './term.js';
 import type { ParsedPage } from './types.js';
 
-/** `/season/{slug}/`: the season's own card layout, every series on one page (research 2.12). */
+/** `/season/{slug}/`: the season's own card layout, every series on one page. */
 export function parseSeasonPage(html: string, pageUrl: string): ParsedPage<SeasonData> {
   const { $, main } = loadMainColumn(listingMarkup(html));
-  // The research names the heading `.newseason h1`; the theme's usual `.releases h1` is the fallback.
+  // The real site's season page puts its heading in `.newseason h1`; the theme's usual `.releases h1` is the fallback.
   const term = termOfPage(main, '.newseason h1', pageUrl, 'season') ?? termOfPage(main, '.releases h1', pageUrl, 'season');
   const series = allWithin(main, (el, classes) => el.name === 'div' && classes.includes('card')).flatMap(
     (card) => parseSeasonCard($, card, pageUrl) ?? [],

@@ -7,7 +7,7 @@ import type { ParsedPage } from './types.js';
 
 /**
  * `/genres/{slug}/`, `/studio/{slug}/`, `/network/{slug}/`, `/country/{slug}/` (+ `page/N/`): the
- * listing layout of search and ongoing (research 2.5), plus the term named by the page heading.
+ * listing layout of search and ongoing, plus the term named by the page heading.
  */
 export function parseTermListingPage(html: string, pageUrl: string, taxonomy: Taxonomy): ParsedPage<TermListingData> {
   const column = loadMainColumn(listingMarkup(html));

@@ -33,9 +33,6 @@ export interface StatusMonitor {
 
 const TABLE_PATHS = endpoints.map((endpoint) => endpoint.path);
 const KEPT_MS = HISTORY_DAYS * DAY_MS;
-// Building the history from 90 days of records takes tens of milliseconds; /status and
-// /health/history are public and unmetered, so one build serves every request for this long.
-const REUSE_HISTORY_MS = 10_000;
 // 24 hours plus the hour under way.
 const TRAFFIC_SHOWN_MS = 25 * HOUR_MS;
 
@@ -50,9 +47,6 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
   let probes: ProbeRecord[] = [];
   let trafficRecords: TrafficRecord[] = [];
   let cursor: string | null = null;
-  // Bumped whenever the kept records change, so that a history built earlier is known to be out of date.
-  let version = 0;
-  let built: { at: number; version: number; history: StatusHistory } | undefined;
   // Store operations run one at a time, so that a read never races an append or a prune.
   let queue: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
@@ -71,7 +65,6 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
     if (trafficRecords[0] !== undefined && trafficRecords[0].hour < trafficFrom) trafficRecords = trafficRecords.filter((record) => record.hour >= trafficFrom);
     // Instances sharing a store append in their own time; the arithmetic wants probes in order.
     probes.sort((a, b) => a.at - b.at);
-    if (records.length > 0) version++;
   }
 
   async function readNew(): Promise<void> {
@@ -106,7 +99,6 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
       probes = [];
       trafficRecords = [];
       cursor = null;
-      version++;
       await readNew();
     } catch (error) {
       logger.error({ err: error }, 'could not prune the status history');
@@ -140,19 +132,17 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
     history: () =>
       exclusive(async () => {
         await readNew();
-        const at = now();
-        if (built !== undefined && built.version === version && at >= built.at && at - built.at < REUSE_HISTORY_MS) return built.history;
-        const history = buildHistory({
+        // Built on each call: its one caller, the status route, builds its pages at most every few
+        // seconds (STATUS_REBUILT_AFTER_MS), so a flood of /status costs no more builds than that.
+        return buildHistory({
           probes,
           traffic: [...trafficRecords, ...traffic.unsaved()],
-          now: at,
+          now: now(),
           probeIntervalMs,
           apiSince: startedAt,
           endpoints: TABLE_PATHS,
           lastGood: catalog.lastGood(),
         });
-        built = { at, version, history };
-        return history;
       }),
     async close() {
       timer.stop();

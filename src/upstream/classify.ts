@@ -32,8 +32,8 @@ export interface UpstreamAnswer {
 
 /**
  * The bound on a page's size. The real site's longest pages are series pages with hundreds of
- * episodes: 284 KB for 196 episodes (issue 22), a 600-episode page ~320 KB in the simulator; a
- * listing is ~120-180 KB (research, dependencies 1.1). 2 MB leaves a margin of six times the
+ * episodes: 284 KB for 196 episodes, a 600-episode page ~320 KB in the simulator; a
+ * listing is ~120-180 KB (measured on the real site). 2 MB leaves a margin of six times the
  * largest, and still bounds what a bad page can cost to read and parse.
  */
 export const MAX_PAGE_BYTES = 2 * 1024 * 1024;
@@ -70,7 +70,7 @@ const BLOCK_MARKERS = [
 // Every WordPress page links its assets and REST API; a redesign keeps these, a parked domain has none.
 const WORDPRESS_MARKERS = ['/wp-content/', '/wp-includes/', 'https://api.w.org/'];
 
-// The theme ends every page with its footer (`div#footer`, research 2.0) and the document with
+// The theme ends every page with its footer (`div#footer`) and the document with
 // `</html>`. Either is taken as the end: an install may drop the footer, and an HTML minifier the
 // end tag; a page cut off mid-render has neither. Only comments and whitespace may follow
 // `</html>` (cache plugins sign there), so an end tag quoted inside a script does not count.

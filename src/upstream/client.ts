@@ -237,7 +237,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
     }
   }
 
-  /** Sets `from` aside and adopts the first candidate that validates; one failover per origin at a time. */
+  /** Sets `from` aside and adopts the first candidate that is good, setting the others aside with why; one failover per origin at a time. */
   function failover(from: string, trigger: { reason: string; preferred?: string }, state: PageFetch): Promise<string | null> {
     const running = failovers.get(from);
     if (running) return running;
@@ -245,11 +245,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       if (pool.current() !== from) return pool.current();
       pool.setAside(from, trigger.reason);
       for (const candidate of pool.candidates(trigger.preferred)) {
-        if (await validates(candidate, state)) {
+        const refusal = await refusalOf(candidate, state);
+        if (refusal === null) {
           await pool.adopt(candidate, `${from} ${trigger.reason}`, candidate === trigger.preferred ? from : undefined);
           return candidate;
         }
-        pool.setAside(candidate, 'its home page does not look like the catalog');
+        pool.setAside(candidate, refusal);
       }
       return null;
     })().finally(() => failovers.delete(from));
@@ -257,12 +258,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
     return attempt;
   }
 
-  /** A candidate origin is good when its home page, fetched through the whole ladder, looks like the theme. */
-  async function validates(origin: string, state: PageFetch): Promise<boolean> {
+  /**
+   * Why a candidate origin is not taken, or null when it is good: its home page, fetched through
+   * the whole ladder, must look like the theme. A failed fetch is named as it failed (a timeout is
+   * no proof that the origin serves something else).
+   */
+  async function refusalOf(origin: string, state: PageFetch): Promise<string | null> {
     try {
-      return looksLikeCatalogHome((await fetchFromOrigin(origin, '/', state)).html);
-    } catch {
-      return false;
+      return looksLikeCatalogHome((await fetchFromOrigin(origin, '/', state)).html) ? null : 'its home page does not look like the catalog';
+    } catch (error) {
+      return `its home page could not be fetched: ${error instanceof Error ? error.message : String(error)}`;
     }
   }
 
@@ -277,7 +282,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       const state: PageFetch = { signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
       try {
         for (const origin of due) {
-          if (await validates(origin, state)) {
+          if ((await refusalOf(origin, state)) === null) {
             await pool.adopt(origin, 'it answers like the catalog again');
             return;
           }

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,19 +56,32 @@ export async function startService(env: Record<string, string>): Promise<Service
 
 /** A bare node:http server sending one pre-serialized body: the ceiling to compare the cache hit with. */
 export async function startBareServer(body: Buffer): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
+  // The body goes through a file: an environment variable cannot hold a multi-megabyte one (E2BIG).
+  const bodyFile = join(mkdtempSync(join(tmpdir(), 'catalog-bare-')), 'body');
+  writeFileSync(bodyFile, body);
   const script = `
-    const body = Buffer.from(process.env.BODY, 'base64');
+    const body = require('node:fs').readFileSync(process.env.BODY_FILE);
     require('node:http').createServer((req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
       res.end(body);
     }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', script], {
-    env: { ...process.env, BODY: body.toString('base64'), PORT: String(port) },
+    env: { ...process.env, BODY_FILE: bodyFile, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve) => child.stdout!.once('data', resolve));
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/**
+ * The upstream simulator in a child process (test/simulator/main.ts), for a section where the pages
+ * it renders must not take CPU from the load generator in this process.
+ */
+export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const origin = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  return { origin, stop: () => stopChild(child) };
 }
 
 /** CPU time (user + system, ms) a process has used so far: what a request costs there, whatever else the machine runs. */

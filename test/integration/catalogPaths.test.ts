@@ -6,7 +6,7 @@ import { ownedSegmentOf } from '../../src/http/door.js';
 import { rawRequest } from '../helpers/rawHttp.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
-// Issue 26 item 7: everything under /catalog answers the JSON API, whatever the path's dots,
+// Everything under /catalog answers the JSON API, whatever the path's dots,
 // slashes or Accept, and nothing under /catalog serves a static file or a page.
 
 let stack: TestStack;

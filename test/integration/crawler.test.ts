@@ -138,6 +138,28 @@ describe('the crawler', () => {
 });
 
 describe('politeness', () => {
+  it('backs off while the site is down or walled off: a handful of requests, no entry rewritten; it goes on when the site is back', async () => {
+    const stack = await stackOf({ env: { ...crawlEnv(0), UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' }, simulator: { catalogSize: 120 } });
+    await until(stack, (state) => state.read >= 10);
+    const outage = async (mode: 'unavailable' | 'challenge') => {
+      stack.simulator.setSiteDown(mode);
+      const from = stack.simulator.hits.length;
+      const before = stack.app.localCatalog.state();
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Crawling at full speed it would have sent hundreds; backing off, a few (the client's own retries included).
+      expect(stack.simulator.hits.length - from).toBeLessThanOrEqual(12);
+      // Nothing read meanwhile, bar the page under way when the site went down.
+      expect(stack.app.localCatalog.state().held - before.held).toBeLessThanOrEqual(1);
+      stack.simulator.setSiteDown(null);
+    };
+    await outage('unavailable');
+    // The breaker's cooldown over, it reads on.
+    const { read } = stack.app.localCatalog.state();
+    await until(stack, (state) => state.read >= read + 10, 30_000);
+    // A wall without a solver: its Retry-After (a minute) is waited out.
+    await outage('challenge');
+  });
+
   it('leaves at least CRAWL_INTERVAL_MS between its requests', async () => {
     const stack = await stackOf({ env: crawlEnv(150), simulator: { catalogSize: 100 } });
     await until(stack, (state) => state.read >= 12);

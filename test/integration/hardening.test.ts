@@ -12,7 +12,7 @@ import { SERVER_TIMEOUTS } from '../../src/config/requestLimits.js';
 import { rawRequest, type RawResponse } from '../helpers/rawHttp.js';
 import { startTestStack, type TestStack, noProbe } from '../helpers/testApp.js';
 
-// Each finding of issue 12 (a client mistake that got a 500 or an empty answer), driven over a real
+// Each client mistake that once got a 500 or an empty answer, driven over a real
 // socket against the app as main.ts serves it (app.listen: its timeouts and clientError handler).
 
 interface LogLine {
@@ -74,7 +74,7 @@ const postReport = (path: string, body: Buffer, encoding: string, { contentType 
     ]),
   );
 
-describe('corrupt or truncated compressed bodies (finding 1)', () => {
+describe('corrupt or truncated compressed bodies', () => {
   const compressors = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
   const cases = Object.entries(compressors).flatMap(([encoding, compress]) => {
     const whole = compress(Buffer.from(REPORT));
@@ -112,7 +112,7 @@ describe('corrupt or truncated compressed bodies (finding 1)', () => {
   });
 });
 
-describe('malformed percent-encoding in a path (finding 2)', () => {
+describe('malformed percent-encoding in a path', () => {
   it.each(['/report/sent/%', '/report/sent/%zz', '/report/sent/%E0%A4%A'])('answers GET %s with 400 INVALID_PARAMETER naming the path', async (path) => {
     const response = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     const envelope = expectEnvelope(response, 400, 'INVALID_PARAMETER');
@@ -133,7 +133,7 @@ describe('malformed percent-encoding in a path (finding 2)', () => {
   });
 });
 
-describe('an unsatisfiable Range on a static file (finding 3)', () => {
+describe('an unsatisfiable Range on a static file', () => {
   it('answers 416 RANGE_NOT_SATISFIABLE with the Content-Range the file has', async () => {
     const size = statSync(new URL('../../public/css/site.css', import.meta.url)).size;
     const response = await request(app).get('/css/site.css').set('Range', 'bytes=99999999-');
@@ -155,7 +155,7 @@ describe('a client that goes away mid-body', () => {
   });
 });
 
-describe('a declared body far over the limit (finding 4)', () => {
+describe('a declared body far over the limit', () => {
   it.each(['/api/reports', '/report'])('answers POST %s with Content-Length 1000000000000 and no body 413 at once, and closes', async (path) => {
     const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n`;
     // The client never sends the body nor closes; only the server's answer ends this.
@@ -183,7 +183,7 @@ describe('a declared body far over the limit (finding 4)', () => {
   });
 });
 
-describe("errors of Node's HTTP parser (finding 6)", () => {
+describe("errors of Node's HTTP parser", () => {
   it('answers a raw non-ASCII byte in the URL with 400 in the envelope, with a request id', async () => {
     const response = await rawRequest(port, Buffer.concat([Buffer.from('GET /catalog/search?q='), Buffer.from([0xff]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
     const envelope = expectEnvelope(response, 400, 'INVALID_PARAMETER');
@@ -199,7 +199,7 @@ describe("errors of Node's HTTP parser (finding 6)", () => {
   });
 });
 
-describe('CORS preflight and report ids (finding 8)', () => {
+describe('CORS preflight and report ids', () => {
   const preflight = () =>
     request(app)
       .options('/catalog/ongoing-series?page=2')

@@ -15,7 +15,7 @@ import { startService, type ServiceProcess } from '../bench/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
-// Reports as one service across instances (issue 23): two instances on one real redis-server, each
+// Reports as one service across instances: two instances on one real redis-server, each
 // with its own DATA_DIR and no filesystem shared. A report sent through either is confirmed and
 // listed by both; an acknowledged report survives kill -9 of the instance that took it and the
 // loss of Redis (killed, restarted empty), and is then listed once, its line intact.

@@ -6,7 +6,7 @@ import { BODY_LIMIT_BYTES } from '../../src/config/requestLimits.js';
 import { rawRequest, streamChunkedBody } from '../helpers/rawHttp.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
-// Issue 26 item 3: a chunked body is cut at the same limit as a declared one, and a request the
+// A chunked body is cut at the same limit as a declared one, and a request the
 // report quota refuses is refused before its body is read; in both cases the connection closes.
 
 const REPORT = { category: 'bug', endpoint: '/catalog/home', title: 'Slider kosong', description: 'Slider kosong sejak pagi.', severity: 'low' };

@@ -1,7 +1,7 @@
 // Measures the Chromium solver against the simulator's wall, for the README:
 //   npx tsx test/measure/solve.ts
-// 1. solve time: one cold solve (browser launch included), then five warm ones, with the research's
-//    fake parameters (proof of work of difficulty 3, an 800 ms floor like Cloudflare's interstitial);
+// 1. solve time: one cold solve (browser launch included), then five warm ones, with the simulator's
+//    wall parameters (proof of work of difficulty 3, an 800 ms floor like Cloudflare's interstitial);
 // 2. requests served per solve: sequential catalog pages through the client for a fixed time, with a
 //    short clearance lifetime so that several solves happen in the window.
 import { createLogger } from '../../src/config/logger.js';

@@ -30,7 +30,7 @@ export interface Variant {
   readonly imageStyles: readonly ImageStyle[];
   /**
    * The episode page's sub label inside the type badge (`<span class="epx"> Donghua <span class="lg">Sub</span></span>`),
-   * as seen on the real site (research 2.10), rather than beside it.
+   * as seen on the real site, rather than beside it.
    */
   readonly episodeSubInsideType: boolean;
 }

@@ -2,7 +2,7 @@ import { Router } from 'express';
 import { ReportFilter } from '../../reports/filter.js';
 import type { ReportService } from '../../reports/service.js';
 import { requireBearerToken } from '../middleware/adminAuth.js';
-import { validateQuery } from '../middleware/validateQuery.js';
+import { parseQuery } from '../validation.js';
 
 /** Operator endpoints; mounted only when ADMIN_TOKEN is set, so without it /admin/* is a plain 404. */
 export function createAdminRouter(reports: ReportService, token: string): Router {
@@ -12,7 +12,7 @@ export function createAdminRouter(reports: ReportService, token: string): Router
     next();
   });
   router.get('/admin/reports', async (req, res) => {
-    const filter = validateQuery(ReportFilter, req.query);
+    const filter = parseQuery(ReportFilter, req.query);
     const { reports: list, skippedLines } = await reports.list(filter);
     res.json({ status: 'success', data: { reports: list }, meta: { count: list.length, skippedLines } });
   });

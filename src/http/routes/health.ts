@@ -9,7 +9,7 @@ import { pacedBuild } from '../builtPages.js';
 const METRICS_BUILT_AT_MOST_EVERY_MS = 100;
 
 /** Liveness, the upstream's health and the Prometheus metrics; none of them touches the upstream. */
-export function createServiceRouter({ upstream, metrics, redis }: { upstream: ResilientUpstreamClient; metrics: Metrics; redis?: RedisConnection | undefined }): Router {
+export function createHealthRouter({ upstream, metrics, redis }: { upstream: ResilientUpstreamClient; metrics: Metrics; redis?: RedisConnection | undefined }): Router {
   const router = Router();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', uptimeSeconds: Math.round(process.uptime()) });

@@ -10,7 +10,7 @@ import { builtAtMostEvery, builtOncePerKey, MarkedText, OriginBodies, renderView
 import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
 import { closeIfBodyUnread, formBody } from '../middleware/body.js';
 import { originOf, originRuleOf, variesByHost } from '../requestOrigin.js';
-import { validateBody } from '../middleware/validateBody.js';
+import { parseBody } from '../validation.js';
 import { reportSender } from './reports.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -87,7 +87,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
     async (req: Request, res: Response) => {
       let input: ReportInput;
       try {
-        input = validateBody(ReportInput, req.body);
+        input = parseBody(ReportInput, req.body);
       } catch (error) {
         if (!(error instanceof InvalidBodyError)) throw error;
         res.status(400).render('report', reportFormView(req.body, error.details));

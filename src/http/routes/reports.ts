@@ -3,7 +3,7 @@ import { ReportInput } from '../../reports/schema.js';
 import type { ReportSender, ReportService } from '../../reports/service.js';
 import { MethodNotAllowedError } from '../errors.js';
 import { jsonBody } from '../middleware/body.js';
-import { validateBody } from '../middleware/validateBody.js';
+import { parseBody } from '../validation.js';
 import { requestAddress } from '../requestOrigin.js';
 
 /** The sender as far as a report keeps it: the client IP (per `trust proxy`) and its user agent. */
@@ -15,7 +15,7 @@ export function reportSender(req: Request): ReportSender {
 export function createReportsApiRouter(reports: ReportService, quota: RequestHandler): Router {
   const router = Router();
   router.post('/api/reports', quota, jsonBody, async (req, res) => {
-    const input = validateBody(ReportInput, req.body);
+    const input = parseBody(ReportInput, req.body);
     const created = await reports.submit(input, reportSender(req));
     res.status(201).set('Cache-Control', 'no-store').json({ status: 'success', data: created });
   });

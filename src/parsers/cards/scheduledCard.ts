@@ -6,7 +6,7 @@ import { elementText } from '../walk.js';
 import { seriesCardBase } from './fields.js';
 
 /**
- * A schedule entry (`div.bs > div.bsx > a`, the card skeleton of research 2.11); null when it has
+ * A schedule entry (`div.bs > div.bsx > a`, the theme's card skeleton); null when it has
  * no link or title. `.epx` carries the countdown (`data-rlsdt`, Unix seconds) and its text, `.sb`
  * the next episode's number ("??" when the site does not know it).
  */

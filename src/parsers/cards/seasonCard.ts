@@ -6,7 +6,7 @@ import { cleanText, parseRating } from '../text.js';
 import { imageUrl, linkTarget } from '../url.js';
 import { allMatches, classNamesOf, elementText, firstMatches, hasAncestorWithin, hasClass, type Matcher } from '../walk.js';
 
-// The season page's own card (research 2.12): `div.card > div.card-box > a[href][rel]` (thumb,
+// The season page's own card: `div.card > div.card-box > a[href][rel]` (thumb,
 // `.card-title > h2`, `span.studio`) and `div.card-info` (`.alternative`, `.stats .left/.right`,
 // `.status`, `.desc p`, `.card-info-bottom a[rel=tag]`).
 

@@ -13,7 +13,15 @@ const CHANNEL = 'upstream:origin';
 export function createRedisOrigin(redis: RedisConnection): SharedOrigin {
   function followStored(pool: OriginFollower, text: string | null): void {
     if (text === null) return;
-    const choice = PersistedOrigin.safeParse(JSON.parse(text));
+    let stored: unknown;
+    try {
+      stored = JSON.parse(text);
+    } catch {
+      // Not JSON (written by something else on the key or channel): no choice to follow. Thrown
+      // here, in the subscriber's listener, it would take the whole process down.
+      return;
+    }
+    const choice = PersistedOrigin.safeParse(stored);
     if (choice.success) void pool.follow(choice.data);
   }
 

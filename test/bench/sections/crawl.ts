@@ -2,7 +2,7 @@ import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
 import { emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
-import { startBareServer, startService, type ServiceProcess } from '../processes.js';
+import { startBareServer, startService, startSimulatorProcess, type ServiceProcess } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
@@ -43,11 +43,13 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   const [pages, lists] = [seriesPages(simulator), listPages(simulator)];
   report.figure(`full pass of ${SERIES.toLocaleString('en')} series`, `${seconds.toFixed(1)} s (${(SERIES / seconds).toFixed(0)} series/s)`);
+  // Anything else the site was asked meanwhile is not the crawler's (the status page's probe of the home page).
+  const others = simulator.hits.length - pages - lists;
   report.goal(
-    'upstream requests of a full pass, per series',
-    `${(simulator.hits.length / SERIES).toFixed(3)} (${pages} series pages + ${lists} list pages, ${simulator.hits.length} in all)`,
-    '≤ 1 series page per series + the list pages',
-    pages <= SERIES && simulator.hits.length === pages + lists,
+    "the crawler's upstream requests in a full pass, per series",
+    `${((pages + lists) / SERIES).toFixed(3)} (${pages} series pages + ${lists} list pages; ${others} other request${others === 1 ? '' : 's'}, the status probe's)`,
+    `≤ 1 series page per series + the list pages (${Math.ceil(SERIES / 20)})`,
+    pages <= SERIES && lists <= Math.ceil(SERIES / 20),
   );
   const heapMB = (await metric(service, 'nodejs_heap_size_used_bytes')) / 1024 / 1024;
   report.goal(`heap used with ${SERIES.toLocaleString('en')} series held`, `${heapMB.toFixed(0)} MB (RSS ${service.rssMB()} MB)`, `≤ ${HEAP_BOUND_MB} MB (the service's bound)`, heapMB <= HEAP_BOUND_MB);
@@ -73,14 +75,19 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   await Promise.all([service.stop(), bare.stop(), simulator.close()]);
 
   // Cached hits of other clients while a pass runs, against the same hits once it is over.
-  const passSimulator = await startSimulator({ catalogSize: SERIES, latencyMs: PASS_LATENCY_MS });
+  // The site in a process of its own: the pages it renders for the crawler must not slow the load generator here.
+  const passSimulator = await startSimulatorProcess(['--catalog-size', String(SERIES), '--latency', String(PASS_LATENCY_MS)]);
   const crawling = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: passSimulator.origin });
   const hitUrl = crawling.origin + HIT_PATH;
   await fetch(hitUrl);
+  // Warm (the hit path compiled and optimised), and measured once the pass reads series pages.
+  await autocannon({ url: hitUrl, connections: 50, duration: 3 });
+  while ((await metric(crawling, 'catalog_series_read')) < 20) await sleep(100);
   const [during, after] = [emptyTally(), emptyTally()];
+  const readBefore = await metric(crawling, 'catalog_series_read');
   await loadRound(during, hitUrl, LOAD_SECONDS, crawling.pid);
   const stillCrawling = (await metric(crawling, 'catalog_last_full_pass_end_seconds')) === 0;
-  const readDuring = seriesPages(passSimulator);
+  const readDuring = (await metric(crawling, 'catalog_series_read')) - readBefore;
   await untilPassEnds(crawling);
   await fetch(hitUrl);
   await loadRound(after, hitUrl, LOAD_SECONDS, crawling.pid);
@@ -92,5 +99,5 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     'ratio ≥ 0.9',
     kept >= 0.9 && stillCrawling,
   );
-  await Promise.all([crawling.stop(), passSimulator.close()]);
+  await Promise.all([crawling.stop(), passSimulator.stop()]);
 }

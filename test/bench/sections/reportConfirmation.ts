@@ -7,7 +7,7 @@ import { startService } from '../processes.js';
 import type { BenchReport } from '../report.js';
 
 // What a report's confirmation page (/report/sent/{id}) costs with 100,000 stored reports against
-// 10: it must not grow with the reports file (issue 23), so the goal is a ratio measured in one run.
+// 10: it must not grow with the reports file, so the goal is a ratio measured in one run.
 
 const MANY = Number(process.env.BENCH_REPORTS ?? 100_000);
 const FEW = 10;

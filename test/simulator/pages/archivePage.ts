@@ -9,7 +9,7 @@ import { layout } from './layout.js';
 import { paginateLinks } from './pagination.js';
 
 /**
- * WordPress archives in the listing layout (research 2.5): `/completed/`, `/genres/{slug}/`,
+ * WordPress archives in the listing layout: `/completed/`, `/genres/{slug}/`,
  * `/studio/{slug}/`, `/network/{slug}/`, `/country/{slug}/` and `/az-lists/`, each with
  * `page/N/` and numbered pagination. Callers make sure `page` is 1 or within the result pages.
  */

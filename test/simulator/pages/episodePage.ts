@@ -9,7 +9,7 @@ import { posterImg } from './images.js';
 import { layout } from './layout.js';
 
 /**
- * An episode page `/{slug}/` (research 2.10): the player with its default embed, the server
+ * An episode page `/{slug}/`: the player with its default embed, the server
  * drop-down (base64 iframe tags), Prev / All Episodes / Next (a `span.nolink` at either end), the
  * series' episode list, the downloads, the series box and recommended series cards.
  */
@@ -36,7 +36,7 @@ function episodeList(ctx: PageContext, list: readonly EpisodeItem[]): string {
   return `<div class="episodelist"><ul>\n${items.join('\n')}\n</ul></div>`;
 }
 
-/** The type badge and the sub label: nested on the real site (research 2.10), side by side on the classic install. */
+/** The type badge and the sub label: nested on the real site, side by side on the classic install. */
 function typeAndSubBadges(ctx: PageContext, type: string | null, sub: string | null): string {
   const label = sub === null ? '' : `<span class="lg">${sub}</span>`;
   if (type === null) return label;

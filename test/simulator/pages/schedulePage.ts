@@ -7,7 +7,7 @@ import { posterImg } from './images.js';
 import { layout } from './layout.js';
 
 /**
- * `/schedule/` (research 2.11): one `div.schedulepage.sch_<day>` block per weekday, starting with
+ * `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday, starting with
  * today (as the theme does), so parsers must order the days themselves. Entries use the card
  * skeleton on `div.bs`, with the countdown on `.epx` and the next episode in `.sb`.
  */

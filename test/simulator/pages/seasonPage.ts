@@ -7,7 +7,7 @@ import { posterImg } from './images.js';
 import { layout } from './layout.js';
 
 /**
- * `/season/{slug}/`: the theme's season template (research 2.12), its own card layout and no
+ * `/season/{slug}/`: the theme's season template, its own card layout and no
  * pagination. The cafe variant prints the episode count and type in one span, the classic one
  * in two; series without a rating have no right-hand stat.
  */

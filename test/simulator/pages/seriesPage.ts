@@ -10,7 +10,7 @@ import { posterImg } from './images.js';
 import { layout } from './layout.js';
 
 /**
- * A series page `{seriesBase}{slug}/` (research 2.9): cover, poster, rating, info rows, genres, the
+ * A series page `{seriesBase}{slug}/`: cover, poster, rating, info rows, genres, the
  * real synopsis beside two SEO blurbs, batch downloads for finished series, and the episode list.
  * Labels come and go with the data; the `classic` install writes some in Indonesian and adds the
  * Fansub, Director, Casts and Censor rows other installs have.

@@ -41,6 +41,11 @@ export interface LocalCatalog {
   /** Every held entry, parsed (for a one-off rebuild; the heap holds them only while the caller does). */
   entries(): Promise<CatalogEntry[]>;
   state(): CatalogState;
+  /**
+   * Whether the crawler is on and the catalog complete: what every title search asks, so it reads
+   * two flags rather than state(), which counts the series read of every series listed.
+   */
+  readiness(): { enabled: boolean; complete: boolean };
 }
 
 /** One synced state of the store, as the export is built from it. */
@@ -247,6 +252,7 @@ export function createCatalogIndex({
     },
     entries,
     state,
+    readiness: () => ({ enabled, complete }),
     facts: (slug) => facts.get(slug),
     heldSlugs: () => [...facts.keys()],
     progress: () => progress,

@@ -11,7 +11,7 @@ import { TitleIndex, type TitledSeries } from './titleIndex.js';
 export interface TitleFeed {
   /** Every held entry once, then every change, on every instance; returns the unsubscribe function. */
   onChange(listener: (change: { kind: 'upsert'; entry: TitledSeries } | { kind: 'remove'; slug: string }) => void): () => void;
-  state(): { enabled: boolean; complete: boolean };
+  readiness(): { enabled: boolean; complete: boolean };
 }
 
 export interface CatalogTitleSearchOptions {
@@ -48,7 +48,7 @@ export function createCatalogTitleSearch(feed: TitleFeed, { source, now, ttlSeco
 
   /** The crawler's state, or the refusal the export gives too: turned off, or nothing read yet. */
   function readyState(): { complete: boolean } {
-    const state = feed.state();
+    const state = feed.readiness();
     const refusal = catalogNotReady(state.enabled, index.size);
     if (refusal !== null) throw refusal;
     return state;

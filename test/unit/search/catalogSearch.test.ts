@@ -15,7 +15,7 @@ function fakeFeed(initial: TitledSeries[]) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    state: () => state,
+    readiness: () => state,
   };
   const emit = (change: Change) => listeners.forEach((listener) => listener(change));
   return { feed, state, emit, listeners };

@@ -113,18 +113,27 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
 /** Codes any route can answer for a malformed request (the error table lists them); not repeated per endpoint. */
 const REQUEST_CODES: ErrorCode[] = ['REQUEST_TIMEOUT', 'UNSUPPORTED_MEDIA_TYPE', 'RANGE_NOT_SATISFIABLE', 'REQUEST_HEADERS_TOO_LARGE'];
 
-/** The codes a /catalog endpoint can answer with; INVALID_PARAMETER only where it takes parameters. */
-export function catalogErrorCodes(takesParameters: boolean): ErrorCode[] {
+/** The query parameter by which an endpoint can answer from the local catalog (search's `source=catalog`). */
+export const LOCAL_CATALOG_PARAMETER = 'source';
+
+/**
+ * The codes a /catalog endpoint can answer with: INVALID_PARAMETER only where it takes parameters,
+ * CATALOG_NOT_READY only where it can answer from the local catalog (search, by its `source`).
+ */
+export function catalogErrorCodes(takesParameters: boolean, readsLocalCatalog = false): ErrorCode[] {
   return (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
     (code) =>
       code !== 'UNAUTHORIZED' &&
       code !== 'PAYLOAD_TOO_LARGE' &&
       // Only the local catalog's answers (the export, search with source=catalog) wait for the crawler.
-      code !== 'CATALOG_NOT_READY' &&
+      (readsLocalCatalog || code !== 'CATALOG_NOT_READY') &&
       !REQUEST_CODES.includes(code) &&
       (takesParameters || code !== 'INVALID_PARAMETER'),
   );
 }
+
+/** The export's codes: it takes no parameters and never reads the upstream. */
+export const EXPORT_ERROR_CODES: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'CATALOG_NOT_READY', 'INTERNAL_ERROR'];
 
 /** The codes POST /api/reports can answer with. */
 export const REPORT_ERROR_CODES: ErrorCode[] = [

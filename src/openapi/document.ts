@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { Config } from '../config/schema.js';
-import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
+import { catalogErrorCodes, ERROR_CODES, EXPORT_ERROR_CODES, LOCAL_CATALOG_PARAMETER, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import * as reportSchemas from '../reports/schema.js';
 import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';
@@ -125,7 +125,7 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
         },
       },
       '304': { description: 'Not modified: the If-None-Match validator still matches', headers: { ...QUOTA_HEADERS, ...cacheHeaders } },
-      ...errorResponses(catalogErrorCodes(parameters.length > 0), QUOTA_HEADERS),
+      ...errorResponses(catalogErrorCodes(parameters.length > 0, parameters.some(({ name }) => name === LOCAL_CATALOG_PARAMETER)), QUOTA_HEADERS),
     },
   };
 }
@@ -171,8 +171,6 @@ function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
   };
 }
 
-/** The export's errors: it takes no parameters and never reads the upstream. */
-const EXPORT_ERROR_CODES: ErrorCode[] = ['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'CATALOG_NOT_READY', 'INTERNAL_ERROR'];
 
 const EXPORT_FILES = [
   {

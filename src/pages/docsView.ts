@@ -3,7 +3,7 @@ import { exampleFor, REPORT_EXAMPLE } from '../openapi/examples/index.js';
 import { fieldDocs, type FieldDoc } from '../openapi/fieldDocs.js';
 import type { ErrorCode } from '../contract/schemas.js';
 import type { Config } from '../config/schema.js';
-import { catalogErrorCodes, ERROR_CODES, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
+import { catalogErrorCodes, ERROR_CODES, EXPORT_ERROR_CODES, LOCAL_CATALOG_PARAMETER, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import { BODY_LIMIT_BYTES } from '../config/requestLimits.js';
 import { ReportFields } from '../reports/schema.js';
 import { sampleView, type SampleView } from './codeSamples.js';
@@ -117,7 +117,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       parameters,
       exampleJson: pretty(example.response),
       code: sampleView(`GET ${endpoint.path}`, { method: 'GET', url: `${baseUrl}${urlWithParameters(endpoint.path, example.parameters)}`, mediaType: JSON_MEDIA_TYPE }),
-      errors: catalogErrorCodes(parameters.length > 0).map(errorView),
+      errors: catalogErrorCodes(parameters.length > 0, fields.some(({ field }) => field.name === LOCAL_CATALOG_PARAMETER)).map(errorView),
     };
   });
   return {
@@ -134,7 +134,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       { path: '/export/catalog.jsonl', mediaType: 'application/jsonl', summary: 'entri yang sama, satu per baris (JSON Lines)' },
       { path: '/export/catalog.schema.json', mediaType: 'application/schema+json', summary: 'JSON Schema (2020-12) dokumen .json' },
     ],
-    exportErrors: (['NOT_FOUND', 'METHOD_NOT_ALLOWED', 'RATE_LIMITED', 'CATALOG_NOT_READY', 'INTERNAL_ERROR'] as const).map(errorView),
+    exportErrors: EXPORT_ERROR_CODES.map(errorView),
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),

@@ -112,6 +112,10 @@ describe('GET /openapi.json', () => {
         '`UPSTREAM_LAYOUT_CHANGED`: The page came back without what must be on it (a redesign); never an empty success',
     );
     expect(document.components.headers['X-RateLimit-Limit'].description).toBe('Requests allowed per window (50)');
+    // Only the search can answer from the local catalog (source=catalog), so only it names the crawler's code.
+    expect(document.paths['/catalog/search'].get.responses['503'].description).toContain('`CATALOG_NOT_READY`');
+    expect(home.responses['503'].description).not.toContain('CATALOG_NOT_READY');
+    expect(home.responses['503'].description).toContain('`SERVICE_BUSY`');
   });
 
   it('references every shared shape as a component of its own', () => {

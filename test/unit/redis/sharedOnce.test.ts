@@ -1,31 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import { createMetrics } from '../../../src/metrics.js';
-import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
+import { describe, expect, it } from 'vitest';
+import type { RedisConnection } from '../../../src/redis/connection.js';
 import { sharedOnce, type SharedOnceOptions } from '../../../src/redis/sharedOnce.js';
-import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+import { redisForSuite } from '../../helpers/redisSuite.js';
 
 // One producer across instances, against a real redis-server, with two connections standing for
 // two instances: a holder that fails leaves the lock to a waiter, and a waiter never waits past
 // its deadline.
 
-let server: RedisServer;
-const connections: RedisConnection[] = [];
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(connections.map((connection) => connection.close()));
-  await server.stop();
-});
-
-async function instance(): Promise<RedisConnection> {
-  const connection = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });
-  connections.push(connection);
-  while (!connection.isUp()) await sleep(10);
-  return connection;
-}
+const { connect: instance } = redisForSuite();
 
 class GaveUp extends Error {}
 

@@ -1,32 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import { createMetrics } from '../../../src/metrics.js';
-import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
+import { describe, expect, it } from 'vitest';
 import type { Clearance } from '../../../src/upstream/challenge/clearance.js';
 import { createRedisClearances } from '../../../src/stores/clearance/redis.js';
-import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+import { redisForSuite } from '../../helpers/redisSuite.js';
 
 // The clearance store against a real redis-server: what one instance solved, another reads back
 // whole; and two instances challenged at once run one solve between them.
 
-let server: RedisServer;
-const connections: RedisConnection[] = [];
-
-async function connect(): Promise<RedisConnection> {
-  const connection = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });
-  connections.push(connection);
-  while (!connection.isUp()) await sleep(10);
-  return connection;
-}
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(connections.map((connection) => connection.close()));
-  await server.stop();
-});
+const { connect } = redisForSuite();
 
 function clearance(origin: string, obtainedAt: number, lifeMs = 60_000): Clearance {
   return {

@@ -1,32 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import { createMetrics } from '../../../src/metrics.js';
-import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
+import { describe, expect, it } from 'vitest';
 import { createRedisOrigin } from '../../../src/stores/origin/redis.js';
 import type { PersistedOrigin } from '../../../src/upstream/originStore.js';
-import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+import { redisForSuite } from '../../helpers/redisSuite.js';
 
 // The shared origin against a real redis-server: what one instance adopts, another follows; what
 // is not a choice on the channel (not JSON, or not the shape) is ignored, never thrown.
 
-let server: RedisServer;
-const connections: RedisConnection[] = [];
-
-async function connect(): Promise<RedisConnection> {
-  const connection = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });
-  connections.push(connection);
-  while (!connection.isUp()) await sleep(10);
-  return connection;
-}
-
-beforeAll(async () => {
-  server = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(connections.map((connection) => connection.close()));
-  await server.stop();
-});
+const { connect } = redisForSuite();
 
 describe('the shared origin', () => {
   it('follows the choices published on the channel and ignores what is not one', async () => {

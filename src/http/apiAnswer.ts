@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
+import type { CachedAnswer } from '../catalog/cache.js';
 import type { CatalogResult } from '../catalog/service.js';
 
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
@@ -31,9 +32,11 @@ export interface Representation {
   upstream?: unknown;
 }
 
-/** X-Cache, Age and max-age of an answer of the catalog's cache (a catalog answer, or a feed built from one). */
-export function cacheHeaders({ answer, cacheStatus }: CatalogResult, now: number): string[] {
-  const ageSeconds = Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
+/** The Age of an answer of the catalog's cache at `now`: whole seconds since it was fetched. */
+export const ageSecondsOf = (answer: CachedAnswer, now: number): number => Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
+
+/** X-Cache, Age and max-age of an answer of the catalog's cache (a catalog answer, or a feed built from one), `ageSeconds` old. */
+export function cacheHeaders({ answer, cacheStatus }: CatalogResult, ageSeconds: number): string[] {
   return ['X-Cache', cacheStatus, 'Age', String(ageSeconds), 'Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`];
 }
 
@@ -53,7 +56,7 @@ export const isConditional = (req: IncomingMessage) => req.headers['if-none-matc
 export function writeRepresentation(req: IncomingMessage, res: ServerResponse, representation: Representation, head: string[]): void {
   head.push(...representation.headers, 'ETag', representation.etag);
   if (representation.lastModified !== undefined) head.push('Last-Modified', representation.lastModified);
-  if (isFresh(req, representation)) {
+  if (isConditional(req) && isFresh(req, representation)) {
     res.writeHead(304, head);
     res.end();
     return;

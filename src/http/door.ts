@@ -123,7 +123,7 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
             head.push(...(await deps.quota.peek(req)));
             fields.cache = held.cacheStatus;
             writeRepresentation(req, res, held, head);
-            remember(url, { resource, pathname, resolution });
+            if (entry === undefined) remember(url, { resource, pathname, resolution });
             return logRequest(deps.logger, req, res, fields, started, finished);
           }
         }
@@ -132,7 +132,7 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
         if (refused !== undefined) throw refused;
         if (resolution === undefined) throw new RouteNotFoundError(req.method ?? 'GET', pathname);
         if (resolution.error !== undefined) throw resolution.error;
-        remember(url, { resource, pathname, resolution });
+        if (entry === undefined) remember(url, { resource, pathname, resolution });
         const pending = resource.answer(resolution.request, req, pathname);
         // A cached answer is there at once; awaiting it would only cost a turn of the event loop.
         const representation = pending instanceof Promise ? await pending : pending;

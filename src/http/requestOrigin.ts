@@ -12,7 +12,10 @@ export type TrustProxy = (address: string, index: number) => boolean;
 
 /** The caller's address as Express's `req.ip` computes it (proxy-addr), from the socket and trusted proxies only. */
 export function addressOf(req: IncomingMessage, trustProxy: TrustProxy): string {
-  // A socket that closed before this was asked has no address left.
+  // Without X-Forwarded-For, proxy-addr's answer is the socket's peer whatever the rule: asking it
+  // would only parse the missing header, on every request. A socket that closed before this was
+  // asked has no address left.
+  if (!req.headers['x-forwarded-for']) return req.socket.remoteAddress ?? 'unknown';
   const address: string | undefined = proxyaddr(req, trustProxy);
   return address ?? 'unknown';
 }

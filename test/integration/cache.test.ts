@@ -45,6 +45,22 @@ describe('the answer cache over HTTP', () => {
     expect(hit.text).toBe(miss.text);
   });
 
+  it("counts a hit's Age and max-age by the clock: the same within a second, on from one second to the next", async () => {
+    // A clock that moves only when told, so that no real second passes between two requests.
+    const startedAt = Date.now();
+    const clock = { offsetMs: 0, now: () => startedAt + clock.offsetMs };
+    stack = await startTestStack({ now: clock.now });
+    const miss = await request(stack.app).get('/catalog/genres');
+    const ageAndMaxAge = (response: request.Response) => [response.headers['x-cache'], response.headers['age'], response.headers['cache-control']];
+    expect(ageAndMaxAge(miss)).toEqual(['MISS', '0', 'public, max-age=43200']);
+    expect(ageAndMaxAge(await request(stack.app).get('/catalog/genres'))).toEqual(['HIT', '0', 'public, max-age=43200']);
+    clock.offsetMs = 1_000;
+    expect(ageAndMaxAge(await request(stack.app).get('/catalog/genres'))).toEqual(['HIT', '1', 'public, max-age=43199']);
+    expect(ageAndMaxAge(await request(stack.app).get('/catalog/genres'))).toEqual(['HIT', '1', 'public, max-age=43199']);
+    clock.offsetMs = 61_000;
+    expect(ageAndMaxAge(await request(stack.app).get('/catalog/genres'))).toEqual(['HIT', '61', 'public, max-age=43139']);
+  });
+
   it('gives searches that differ only in case or spacing one cache entry', async () => {
     stack = await startTestStack();
     expect((await request(stack.app).get('/catalog/search?q=Soul')).headers['x-cache']).toBe('MISS');

@@ -69,8 +69,9 @@ function perClientQuota({ limit, windowMs, subject, clientAddress, store }: Quot
     },
   });
   // express-rate-limit's legacy headers, computed as it computes them.
+  const limitText = String(limit);
   const headersOf = (totalHits: number, resetTime: Date | undefined) => {
-    const headers = ['X-RateLimit-Limit', String(limit), 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
+    const headers = ['X-RateLimit-Limit', limitText, 'X-RateLimit-Remaining', String(Math.max(limit - totalHits, 0))];
     if (resetTime !== undefined) headers.push('X-RateLimit-Reset', String(Math.ceil(resetTime.getTime() / 1000)));
     return headers;
   };

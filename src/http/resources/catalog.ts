@@ -1,6 +1,7 @@
+import type { CatalogAnswer } from '../../catalog/answer.js';
 import type { AnyEndpoint } from '../../catalog/endpoints/index.js';
 import type { CatalogResult, CatalogService } from '../../catalog/service.js';
-import { cacheHeaders, type Representation } from '../apiAnswer.js';
+import { ageSecondsOf, cacheHeaders, type Representation } from '../apiAnswer.js';
 import { resolveCatalogRequest } from '../catalogRequest.js';
 import type { ApiResource } from './resource.js';
 
@@ -13,14 +14,24 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** /catalog/*: the endpoint table's answers, from the catalog's cache or one upstream fetch. */
 export function catalogResource(catalog: CatalogService, now: () => number): ApiResource<ResolvedCatalogRequest> {
-  const representation = (result: CatalogResult): Representation => ({
-    body: result.answer.body,
-    contentType: JSON_TYPE,
-    etag: result.answer.etag,
-    headers: cacheHeaders(result, now()),
-    cacheStatus: result.cacheStatus,
-    upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
-  });
+  // Each cached answer's representation, built once per second of its Age and per X-Cache: the
+  // hits of that second share it, headers and all (for speed only; a MISS is built once anyway).
+  const served = new WeakMap<CatalogAnswer, { ageSeconds: number; representation: Representation }>();
+  const representation = (result: CatalogResult): Representation => {
+    const ageSeconds = ageSecondsOf(result.answer, now());
+    const built = served.get(result.answer);
+    if (built !== undefined && built.ageSeconds === ageSeconds && built.representation.cacheStatus === result.cacheStatus) return built.representation;
+    const fresh: Representation = {
+      body: result.answer.body,
+      contentType: JSON_TYPE,
+      etag: result.answer.etag,
+      headers: cacheHeaders(result, ageSeconds),
+      cacheStatus: result.cacheStatus,
+      upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
+    };
+    if (result.cacheStatus !== 'MISS') served.set(result.answer, { ageSeconds, representation: fresh });
+    return fresh;
+  };
   return {
     segment: 'catalog',
     resolve(method, pathname, rawQuery) {

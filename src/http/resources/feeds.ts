@@ -4,7 +4,7 @@ import { FEED_FORMATS, type FeedFormat, type FeedModel } from '../../feeds/model
 import type { FeedLocation } from '../../feeds/render.js';
 import type { FeedService, RenderedFeed } from '../../feeds/service.js';
 import type { FeedDefinition } from '../../feeds/table.js';
-import { cacheHeaders, type Representation } from '../apiAnswer.js';
+import { ageSecondsOf, cacheHeaders, type Representation } from '../apiAnswer.js';
 import { resolveFeedRequest } from '../feedRequest.js';
 import { originOf, variesByHost, type OriginRule } from '../requestOrigin.js';
 import type { ApiResource } from './resource.js';
@@ -35,7 +35,7 @@ export function feedResource(feeds: FeedService, origin: OriginRule, now: () => 
     contentType: FEED_FORMATS[format].mediaType,
     etag: rendered.etag,
     lastModified: model.updated.toUTCString(),
-    headers: [...cacheHeaders(result, now()), ...vary],
+    headers: [...cacheHeaders(result, ageSecondsOf(result.answer, now())), ...vary],
     cacheStatus: result.cacheStatus,
     upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
   });

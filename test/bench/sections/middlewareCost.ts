@@ -7,7 +7,7 @@ import { cacheKey } from '../../../src/catalog/service.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { apiQuota } from '../../../src/http/middleware/rateLimit.js';
 import { observeAnswer } from '../../../src/http/middleware/requestMetrics.js';
-import { API_HEADERS, cacheHeaders, writeRepresentation } from '../../../src/http/apiAnswer.js';
+import { ageSecondsOf, API_HEADERS, cacheHeaders, writeRepresentation } from '../../../src/http/apiAnswer.js';
 import { createMetrics } from '../../../src/metrics.js';
 import { createMemoryQuota } from '../../../src/stores/quota/memory.js';
 import type { BenchReport } from '../report.js';
@@ -57,7 +57,7 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
         writeRepresentation(
           req,
           res,
-          { body: answer.answer.body, contentType: 'application/json; charset=utf-8', etag: answer.answer.etag, headers: cacheHeaders(answer, Date.now()), cacheStatus: 'HIT' },
+          { body: answer.answer.body, contentType: 'application/json; charset=utf-8', etag: answer.answer.etag, headers: cacheHeaders(answer, ageSecondsOf(answer.answer, Date.now())), cacheStatus: 'HIT' },
           [...API_HEADERS, 'X-Request-Id', 'x'],
         ),
     ],

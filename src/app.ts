@@ -24,7 +24,7 @@ import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
 import { createReportService } from './reports/service.js';
 import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
-import { createMetrics, type Metrics } from './metrics.js';
+import { createMetrics, registerAnswerCacheMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
 import { addressOf, originRuleOf, type TrustProxy } from './http/requestOrigin.js';
@@ -79,6 +79,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
     staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
     now,
   });
+  registerAnswerCacheMetrics(metrics.registry, () => answerCache.size);
   const siteCatalog = createCatalogService({
     upstream,
     site,

@@ -1,3 +1,4 @@
+import { setTimeout as realSleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 
 /** A clock the test moves by hand; the cache and its headers read it. */
@@ -13,10 +14,10 @@ export async function until(condition: () => boolean): Promise<void> {
 }
 
 /**
- * `until` for a test whose timers are faked: it waits on turns of the event loop (setImmediate,
- * which the tests leave real), so it moves no faked time, as vi.waitFor would.
+ * `until` for a test whose timers are faked: it polls on node:timers/promises, which vi.useFakeTimers
+ * leaves real, so it moves no faked time (vi.waitFor would) and still gives up, after ten seconds.
  */
-export async function untilOnIo(condition: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 50_000 && !condition(); turn++) await new Promise((resolve) => setImmediate(resolve));
+export async function untilOnRealTimers(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 2_000 && !condition(); tries++) await realSleep(5);
   expect(condition()).toBe(true);
 }

@@ -10,11 +10,18 @@ const RSS_RATIO_GOAL = 1.5;
 /** RSS after MANY_SEARCHES distinct misses may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */
 const RSS_FLAT_GOAL = 1.25;
 
-/** The main thread's JS heap and external memory, from the service's own /metrics. */
+/**
+ * The main thread's JS heap and external memory, and the answer cache's fill against its bound,
+ * from the service's own /metrics: RSS that grows while the cache fills is the bound at work.
+ */
 async function heapFigures(service: ServiceProcess): Promise<string> {
   const text = await (await fetch(`${service.origin}/metrics`)).text();
-  const mb = (name: string) => Math.round(Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024);
-  return `heap ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`;
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const mb = (name: string) => Math.round(value(name) / 1024 / 1024);
+  return (
+    `heap ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB, ` +
+    `answer cache ${value('answer_cache_entries').toLocaleString('en')} answers = ${mb('answer_cache_bytes')} MB`
+  );
 }
 
 /**

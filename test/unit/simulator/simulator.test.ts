@@ -15,7 +15,7 @@ import {
 import { SERIES } from '../../simulator/dataset.js';
 import { listPageHref } from '../../simulator/pages/seriesListPage.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { untilOnIo } from '../../helpers/waiting.js';
+import { untilOnRealTimers } from '../../helpers/waiting.js';
 
 interface Answer {
   status: number;
@@ -246,13 +246,13 @@ describe('faults', () => {
     simulatorTimeByHand();
     sim.setFaults([{ kind: 'hang', pathPrefix: '/ongoing/' }]);
     const hung = watchedGet(sim.origin, '/ongoing/');
-    await untilOnIo(() => sim.hitCount('/ongoing/') === 1);
+    await untilOnRealTimers(() => sim.hitCount('/ongoing/') === 1);
     // A day of the simulator's time: still no answer, not even its headers, while other paths answer.
     await vi.advanceTimersByTimeAsync(86_400_000);
     expect((await fetchPage('/')).status).toBe(200);
     expect(hung.progress).toMatchObject({ status: 0, bytes: 0, ended: false, error: undefined });
     hung.req.destroy(new Error('client gave up'));
-    await untilOnIo(() => hung.progress.error !== undefined);
+    await untilOnRealTimers(() => hung.progress.error !== undefined);
     expect(hung.progress.error?.message).toBe('client gave up');
     expect(sim.hitCount('/ongoing/')).toBe(1);
   });
@@ -261,13 +261,13 @@ describe('faults', () => {
     simulatorTimeByHand();
     sim.setFaults([{ kind: 'latency', ms: 250, pathPrefix: '/?s=' }]);
     const delayed = watchedGet(sim.origin, '/?s=soul');
-    await untilOnIo(() => sim.hitCount('/?s=') === 1);
+    await untilOnRealTimers(() => sim.hitCount('/?s=') === 1);
     await vi.advanceTimersByTimeAsync(249);
     // A page without the fault, asked later, is answered first: the delayed one still waits.
     expect((await fetchPage('/')).status).toBe(200);
     expect(delayed.progress).toMatchObject({ status: 0, bytes: 0 });
     await vi.advanceTimersByTimeAsync(1);
-    await untilOnIo(() => delayed.progress.ended);
+    await untilOnRealTimers(() => delayed.progress.ended);
     expect(delayed.progress.status).toBe(200);
   });
 
@@ -284,19 +284,19 @@ describe('faults', () => {
     sim.setFaults([{ kind: 'trickle', bytesPerSecond: 400_000 }]);
     const trickled = watchedGet(sim.origin, '/ongoing/');
     // The headers at once, then a tenth of a second's worth (40,000 bytes) every 100 ms of the simulator's time.
-    await untilOnIo(() => trickled.progress.status !== 0);
+    await untilOnRealTimers(() => trickled.progress.status !== 0);
     expect(trickled.progress.status).toBe(200);
     expect(trickled.progress.bytes).toBe(0);
     const slices = Math.ceil(whole.body.length / 40_000);
     expect(slices).toBeGreaterThan(1);
     for (let slice = 1; slice < slices; slice++) {
       await vi.advanceTimersByTimeAsync(100);
-      await untilOnIo(() => trickled.progress.bytes >= slice * 40_000);
+      await untilOnRealTimers(() => trickled.progress.bytes >= slice * 40_000);
       expect(trickled.progress.bytes).toBe(slice * 40_000);
       expect(trickled.progress.ended).toBe(false);
     }
     await vi.advanceTimersByTimeAsync(100);
-    await untilOnIo(() => trickled.progress.ended);
+    await untilOnRealTimers(() => trickled.progress.ended);
     expect(trickled.progress.bytes).toBe(whole.body.length);
   });
 
@@ -315,7 +315,7 @@ describe('faults', () => {
   it('closes even with a hung keep-alive connection open', async () => {
     const own = await startSimulator({ faults: [{ kind: 'hang' }] });
     const pending = get(own.origin, '/').catch((error: unknown) => error);
-    await untilOnIo(() => own.hitCount() === 1);
+    await untilOnRealTimers(() => own.hitCount() === 1);
     // Closing ends the hung connection rather than waiting for it: the request fails, and close resolves
     // (a close that waited would wait for ever; the deadline only stops the test from hanging).
     const closed = Promise.all([own.close(), pending]).then(() => 'closed');

@@ -9,7 +9,7 @@ import { createLogger } from '../../../src/config/logger.js';
 import { createFileOrigin } from '../../../src/stores/origin/file.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/upstream/client.js';
 import { unshared } from '../../helpers/upstreamClient.js';
-import { untilOnIo } from '../../helpers/waiting.js';
+import { untilOnRealTimers } from '../../helpers/waiting.js';
 import {
   UpstreamBadResponseError,
   UpstreamBlockedError,
@@ -133,14 +133,14 @@ describe('createUpstreamClient', () => {
         () => (outcome = 'answered'),
         (error: unknown) => (outcome = error),
       );
-    await untilOnIo(() => calls === 1);
+    await untilOnRealTimers(() => calls === 1);
     await vi.advanceTimersByTimeAsync(399);
     expect(outcome).toBeUndefined();
     await vi.advanceTimersByTimeAsync(1);
     // The page deadline's own error at 400 ms, the one attempt cut off by the client, and no retry.
     expect(outcome).toBeInstanceOf(UpstreamTimeoutError);
     expect((outcome as Error).message).toBe('No answer from the upstream within 400 ms');
-    await untilOnIo(() => cutOff === 1);
+    await untilOnRealTimers(() => cutOff === 1);
     expect(calls).toBe(1);
   });
 

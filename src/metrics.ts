@@ -109,3 +109,28 @@ export function createMetrics() {
     }),
   };
 }
+
+/**
+ * The answer cache's fill in /metrics, read when scraped: its entries, and its bytes as the
+ * CACHE_MAX_MB bound counts them (bodies, ETags, keys and each entry's bookkeeping), so that memory
+ * that grows with distinct requests can be told apart from a cache still filling to its bound.
+ */
+export function registerAnswerCacheMetrics(registry: Registry, size: () => { entries: number; bytes: number }): void {
+  const registers = [registry];
+  new Gauge({
+    name: 'answer_cache_entries',
+    help: 'Answers the cache holds',
+    registers,
+    collect() {
+      this.set(size().entries);
+    },
+  });
+  new Gauge({
+    name: 'answer_cache_bytes',
+    help: 'Bytes the answer cache holds, as its bound (CACHE_MAX_MB) counts them',
+    registers,
+    collect() {
+      this.set(size().bytes);
+    },
+  });
+}

@@ -54,10 +54,16 @@ export function createCatalogTitleSearch(feed: TitleFeed, { source, now, ttlSeco
     return state;
   }
 
+  // Built once per state, not per hit: every cached search asks for it.
+  let suffix = { version: -1, complete: false, text: '' };
+
   return {
     cacheKeySuffix() {
       const { complete } = readyState();
-      return `#titles-v${index.version}${complete ? '' : '-incomplete'}`;
+      if (suffix.version !== index.version || suffix.complete !== complete) {
+        suffix = { version: index.version, complete, text: `#titles-v${index.version}${complete ? '' : '-incomplete'}` };
+      }
+      return suffix.text;
     },
     answer(query, page) {
       const { complete } = readyState();
@@ -93,7 +99,17 @@ function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>):
  * nothing read) is thrown by `fetch` only, so that the hit path leaves it to the Express route.
  */
 export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache<CatalogAnswer>): CatalogService {
-  const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>) => `${cacheKey(endpoint, input)}${titleSearch.cacheKeySuffix()}`;
+  // The key of a validated input, kept while the input lives and the index stays as it was: the
+  // door keeps one input per URL it answered, so a repeated search builds no key.
+  const keys = new WeakMap<Record<string, unknown>, { suffix: string; key: string }>();
+  const keyOf = (endpoint: AnyEndpoint, input: Record<string, unknown>) => {
+    const suffix = titleSearch.cacheKeySuffix();
+    const kept = keys.get(input);
+    if (kept?.suffix === suffix) return kept.key;
+    const key = `${cacheKey(endpoint, input)}${suffix}`;
+    keys.set(input, { suffix, key });
+    return key;
+  };
   /** The cached answer of a local-catalog search; undefined on a miss or a refusal. It starts nothing, so it serves `peek` and `cached` alike. */
   const held = (endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined => {
     let key: string;

@@ -1,4 +1,5 @@
-import MiniSearch, { type SearchResult } from 'minisearch';
+import { LRUCache } from 'lru-cache';
+import MiniSearch from 'minisearch';
 import type { Pagination, SeriesCard } from '../contract/schemas.js';
 import { foldTitle, isCjk, titleTerms, titleWords } from './titleText.js';
 
@@ -18,6 +19,14 @@ export const TITLE_SEARCH_PER_PAGE = 20;
 const TYPO_MIN_LENGTH = 4;
 /** A word this long or longer also matches the words it begins; a single letter would match most of the catalog. */
 const PREFIX_MIN_LENGTH = 2;
+/**
+ * Series scores kept of the query terms searched since the index last changed, counted in series:
+ * about 2 MB, a few hundred terms (a common word matches a few hundred series of 2,000).
+ */
+const TERM_SCORES_MAX_ENTRIES = 50_000;
+
+/** A query term's matches (the term as typed, the words it begins, one typo): its part of each series' score, by slug. */
+type TermScores = ReadonlyMap<string, number>;
 
 /** One name of a series, folded, in the forms the ranking compares. */
 interface Name {
@@ -38,6 +47,9 @@ interface Match {
   readonly level: number;
   readonly score: number;
 }
+
+/** A search of one term as it is: the tokenizer already made it a term. */
+const asOneTerm = (term: string) => [term];
 
 function nameOf(text: string): Name {
   const words = titleWords(foldTitle(text));
@@ -87,6 +99,11 @@ export class TitleIndex {
       maxFuzzy: 1,
     },
   });
+  // A search is the series every query term matches, each term's score added, so a term's scores
+  // are kept for the next query using the term: most queries share words ("season", "the", a
+  // pinyin syllable), and a term's matches cost the bulk of a search (a few hundred series scored
+  // and allocated for a common word). Any change of the index changes every score, so it clears them.
+  readonly #termScores = new LRUCache<string, TermScores>({ maxSize: TERM_SCORES_MAX_ENTRIES, sizeCalculation: (scores) => scores.size + 1 });
   #version = 0;
 
   /** Grows with every change, so an answer cached for one version is never served after a change. */
@@ -104,19 +121,24 @@ export class TitleIndex {
     this.#search.add({ id: card.slug, title: card.title, alternativeTitle: alternativeTitle ?? '' });
     const names = [card.title, ...(alternativeTitle ?? '').split(/,\s*/)].filter((name) => name.trim() !== '');
     this.#held.set(card.slug, { card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub }, names: names.map(nameOf) });
-    this.#version += 1;
+    this.#changed();
   }
 
   remove(slug: string): void {
     if (!this.#held.delete(slug)) return;
     this.#search.discard(slug);
+    this.#changed();
+  }
+
+  #changed(): void {
     this.#version += 1;
+    this.#termScores.clear();
   }
 
   /** Page `page` (from 1) of the series matching `query`, 20 a page; past the last page, no results. */
   search(query: string, page: number): TitleSearchPage {
     const asked = nameOf(query);
-    const ranked = asked.words.length === 0 ? [] : this.#ranked(this.#search.search(query), asked);
+    const ranked = asked.words.length === 0 ? [] : this.#ranked(this.#matching(titleTerms(query)), asked);
     const totalPages = Math.ceil(ranked.length / TITLE_SEARCH_PER_PAGE);
     const start = (page - 1) * TITLE_SEARCH_PER_PAGE;
     return {
@@ -132,11 +154,42 @@ export class TitleIndex {
     };
   }
 
-  #ranked(found: readonly SearchResult[], asked: Name): Match[] {
+  /**
+   * The series matching every term, with their scores: what the library's AND search of the whole
+   * query finds, term by term. The library multiplies each sum by the number of distinct terms, the
+   * same for every series of one query, so the order is the same without it.
+   */
+  #matching(terms: readonly string[]): Map<string, number> {
+    const scored = terms.map((term) => this.#scoresOf(term));
+    const fewest = scored.reduce((a, b) => (b.size < a.size ? b : a));
+    const matching = new Map<string, number>();
+    candidates: for (const slug of fewest.keys()) {
+      // Added in the query's order, as the library adds them, so that equal sums stay equal.
+      let score = 0;
+      for (const scores of scored) {
+        const part = scores.get(slug);
+        if (part === undefined) continue candidates;
+        score += part;
+      }
+      matching.set(slug, score);
+    }
+    return matching;
+  }
+
+  #scoresOf(term: string): TermScores {
+    let scores = this.#termScores.get(term);
+    if (scores === undefined) {
+      scores = new Map(this.#search.search(term, { tokenize: asOneTerm }).map((result) => [result.id as string, result.score]));
+      this.#termScores.set(term, scores);
+    }
+    return scores;
+  }
+
+  #ranked(found: ReadonlyMap<string, number>, asked: Name): Match[] {
     const matches: Match[] = [];
-    for (const result of found) {
-      const held = this.#held.get(result.id as string);
-      if (held !== undefined) matches.push({ held, level: closeness(held.names, asked), score: result.score });
+    for (const [slug, score] of found) {
+      const held = this.#held.get(slug);
+      if (held !== undefined) matches.push({ held, level: closeness(held.names, asked), score });
     }
     return matches.sort(
       (a, b) => b.level - a.level || b.score - a.score || a.held.card.title.length - b.held.card.title.length || (a.held.card.slug < b.held.card.slug ? -1 : 1),

@@ -24,8 +24,8 @@ export interface StatusMonitorDeps {
 export interface StatusMonitor {
   /** The request log's "finished" hook: counts one answer of the API. */
   recordRequest: TrafficRecorder['record'];
-  /** Runs one probe now (a probe already under way is joined) and saves it. */
-  probeNow(): Promise<ProbeRecord>;
+  /** Runs one probe now (a probe already under way is joined) and saves it; null when the service was too busy to probe. */
+  probeNow(): Promise<ProbeRecord | null>;
   history(): Promise<StatusHistory>;
   /** Stops the probe and saves the traffic counted so far. */
   close(): Promise<void>;
@@ -106,15 +106,16 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
   }
 
   const loaded = exclusive(readNew);
-  let running: Promise<ProbeRecord> | undefined;
+  let running: Promise<ProbeRecord | null> | undefined;
 
-  function probeNow(): Promise<ProbeRecord> {
+  function probeNow(): Promise<ProbeRecord | null> {
     running ??= (async () => {
       await loaded;
       const probe = await probeUpstream({ catalog, upstream, now, errorCodeOf });
-      if (probe.outcome === 'down') logger.warn({ code: probe.code, origin: probe.origin }, 'status probe failed');
+      if (probe === null) logger.info('status probe skipped: no connection turn or parse slot was free');
+      else if (probe.outcome === 'down') logger.warn({ code: probe.code, origin: probe.origin }, 'status probe failed');
       await exclusive(async () => {
-        await save([probe, ...traffic.takeFinished()]);
+        await save([...(probe === null ? [] : [probe]), ...traffic.takeFinished()]);
         await pruneWhenDue();
       });
       return probe;

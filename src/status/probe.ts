@@ -9,6 +9,7 @@ import type { ProbeRecord } from './records.js';
 const PROBED = endpoints.find((endpoint) => endpoint.path === '/catalog/home');
 if (PROBED === undefined) throw new Error('the endpoint table has no /catalog/home for the status probe');
 const PROBED_ENDPOINT = PROBED;
+const SERVICE_BUSY: ErrorCode = 'SERVICE_BUSY';
 const PROBED_INPUT = PROBED_ENDPOINT.input.parse({}) as Record<string, unknown>;
 
 export interface ProbeDeps {
@@ -21,21 +22,26 @@ export interface ProbeDeps {
 
 /**
  * Fetches the home page through the catalog service (so through the whole upstream ladder:
- * challenge, failover, breaker) and says how it went. The service's fetch always goes to the
+ * challenge, failover, breaker) and says how it went, or null when the service itself had no room
+ * for the fetch (SERVICE_BUSY: every connection turn or parse slot taken by users), which says
+ * nothing about the site and must not show as "down" on the status page. The service's fetch always goes to the
  * upstream, whatever the cache holds (with REDIS_URL it may join a fetch another instance started
  * after the probe did); it counts against no client's quota.
  */
-export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: ProbeDeps): Promise<ProbeRecord> {
+export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: ProbeDeps): Promise<ProbeRecord | null> {
   const at = now();
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
     // Newer than now: with REDIS_URL, an answer another instance stored earlier proves nothing.
     const { answer, staleReason } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
+    if (staleReason === SERVICE_BUSY) return null;
     // The last good answer standing in for a failed fetch: the upstream is down all the same.
     if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
     return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: answer.upstream === undefined ? upstream.origin : new URL(answer.upstream.url).origin };
   } catch (error) {
-    return { kind: 'probe', at, outcome: 'down', code: errorCodeOf(error), durationMs: took(), origin: upstream.origin };
+    const code = errorCodeOf(error);
+    if (code === SERVICE_BUSY) return null;
+    return { kind: 'probe', at, outcome: 'down', code, durationMs: took(), origin: upstream.origin };
   }
 }

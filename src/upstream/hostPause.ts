@@ -32,7 +32,9 @@ export function createHostPauses(now: () => number = Date.now): HostPauses {
           Math.max(1, Math.ceil((end - now()) / 1000)),
           'rate-limited',
         );
-      await sleep(end - now(), undefined, { signal });
+      // A timer may fire a little before the clock says its time is up (it counts from the event
+      // loop's cached time); the site is asked nothing before the end it set.
+      while (end > now()) await sleep(end - now(), undefined, { signal });
     },
   };
 }

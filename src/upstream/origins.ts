@@ -92,8 +92,11 @@ export function createOriginPool(options: OriginPoolOptions): OriginPool {
     setAside(origin, reason) {
       const entry = entries.find((candidate) => candidate.origin === origin);
       if (entry === undefined) return;
+      // While an origin stays down, every request that tries it sets it aside again: one log line
+      // when its state changes, not one per request.
+      const changed = entry.setAside?.reason !== reason;
       entry.setAside = { reason, at: now() };
-      options.logger.warn({ origin, reason }, 'upstream origin set aside');
+      if (changed) options.logger.warn({ origin, reason }, 'upstream origin set aside');
       announce();
     },
     async adopt(origin, reason, movedFrom) {

@@ -1,3 +1,4 @@
+import { setTimeout as realSleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 
 /** A clock the test moves by hand; the cache and its headers read it. */
@@ -6,8 +7,21 @@ export function manualClock() {
   return clock;
 }
 
-/** Waits until `condition` holds (for what the service does after answering), and fails the test if it never does. */
+/**
+ * Waits until `condition` holds (for what the service does after answering, such as a background
+ * fetch and parse), and fails the test if it never does: after at least ten seconds, which only a
+ * hang outlasts.
+ */
 export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 1_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(condition()).toBe(true);
+}
+
+/**
+ * `until` for a test whose timers are faked: it polls on node:timers/promises, which vi.useFakeTimers
+ * leaves real, so it moves no faked time (vi.waitFor would) and still gives up, after ten seconds.
+ */
+export async function untilOnRealTimers(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 2_000 && !condition(); tries++) await realSleep(5);
   expect(condition()).toBe(true);
 }

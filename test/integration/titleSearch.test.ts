@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CatalogChange } from '../../src/crawler/localCatalog.js';
+import { crawlEnv, firstPassDone, until } from '../helpers/crawl.js';
 import { expectErrorEnvelope } from '../helpers/errorEnvelope.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
@@ -95,6 +97,62 @@ describe('GET /catalog/search?source=catalog', () => {
     await request(stack.app).get('/catalog/search?q=renegade').expect(200);
     await request(stack.app).get('/catalog/search?q=renegade&source=site&page=1').expect(200);
     expect(stack.simulator.hitCount('/?s=renegade')).toBe(1);
+  });
+});
+
+describe('after the site renames a series', () => {
+  const SLUG = 'renegade-immortal';
+  const NEW_TITLE = 'Lantern of the Ninth Abyss';
+  // The Chinese name stays; the English title and the pinyin "Xian Ni Lu" are dropped.
+  const NEW_ALTERNATIVES = ['Jiu Yuan Deng', '仙逆之路'];
+  const UPDATE_DEADLINE_MS = 30_000;
+  let renamed: TestStack;
+
+  const slugsFound = async (query: string) => {
+    const response = await request(renamed.app).get(`/catalog/search?q=${encodeURIComponent(query)}&source=catalog`).expect(200);
+    return { slugs: (response.body.data.results as Card[]).map((card) => card.slug), cache: response.headers['x-cache'], first: response.body.data.results[0] as Card | undefined };
+  };
+
+  /** Resolves when the local catalog takes in the entry of `slug` titled `title`: the update pass read the renamed page. */
+  const entryTitled = (slug: string, title: string) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no update pass brought "${title}" within ${UPDATE_DEADLINE_MS} ms`)), UPDATE_DEADLINE_MS);
+      const stop = renamed.app.localCatalog.onChange((change: CatalogChange) => {
+        if (change.kind === 'upsert' && change.entry.slug === slug && change.entry.title === title) {
+          clearTimeout(timer);
+          stop();
+          resolve();
+        }
+      });
+    });
+
+  beforeAll(async () => {
+    // An update pass every second; the full pass (a day) never comes back within the test.
+    renamed = await startTestStack({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' } });
+    await until(renamed, firstPassDone);
+  }, 70_000);
+  afterAll(() => renamed?.close());
+
+  it('finds it by its new names after the next update pass, and no longer by the names it dropped', async () => {
+    // Before: the old names find it (their answers are now cached), the new ones do not.
+    for (const query of ['renegade immortal', 'xian ni lu']) expect((await slugsFound(query)).first?.slug).toBe(SLUG);
+    expect((await slugsFound('renegade immortal')).cache).toBe('HIT');
+    for (const query of ['lantern ninth abyss', 'jiu yuan deng']) expect((await slugsFound(query)).slugs).not.toContain(SLUG);
+
+    const taken = entryTitled(SLUG, NEW_TITLE);
+    renamed.simulator.updateSeries(SLUG, { title: NEW_TITLE, altTitles: NEW_ALTERNATIVES });
+    await taken;
+
+    for (const query of ['Lantern of the Ninth Abyss', 'lantern ninth abyss', 'jiu yuan deng', '仙逆之路']) {
+      const found = await slugsFound(query);
+      expect(found.first).toMatchObject({ slug: SLUG, title: NEW_TITLE });
+    }
+    // The same URLs as before the rename: answered afresh, not from the cached answers of the old index.
+    for (const query of ['renegade immortal', 'xian ni lu']) {
+      const found = await slugsFound(query);
+      expect(found.cache).toBe('MISS');
+      expect(found.slugs).not.toContain(SLUG);
+    }
   });
 });
 

@@ -115,6 +115,8 @@ export function send(req: IncomingMessage, res: ServerResponse, response: SimRes
 /** Sends the body in ten slices a second, so a client sees headers at once and the body crawl in. */
 function trickle(res: ServerResponse, body: Buffer, bytesPerSecond: number, timers: TimerRegistry): void {
   const sliceSize = Math.max(1, Math.round(bytesPerSecond / 10));
+  // Node would hold the headers back until the first slice.
+  res.flushHeaders();
   let offset = 0;
   const timer = setInterval(() => {
     const slice = body.subarray(offset, offset + sliceSize);

@@ -22,6 +22,8 @@ export interface WallOptions {
    * which loopback HTTP cannot model. A plain client's handed-over cookie is then refused.
    */
   readonly handOff?: 'any' | 'browser-only';
+  /** The wall's clock, for clearance expiry and solve ages; tests move it to expire a clearance at once. */
+  readonly now?: () => number;
 }
 
 export interface WallStats {
@@ -92,7 +94,9 @@ export function createWall(input: WallOptions = {}): Wall {
     difficulty: input.difficulty ?? 2,
     minSolveMs: input.minSolveMs ?? 300,
     handOff: input.handOff ?? 'any',
+    now: input.now ?? Date.now,
   };
+  const { now } = options;
   const secret = randomBytes(32);
   const stats: WallStats = { challenged: 0, solved: 0, rejected: 0, passed: 0 };
   const sign = (...parts: string[]) => createHmac('sha256', secret).update(parts.join('|')).digest('base64url');
@@ -105,7 +109,7 @@ export function createWall(input: WallOptions = {}): Wall {
   }
 
   function mintClearance(ip: string, userAgent: string): string {
-    const expires = Date.now() + options.clearanceTtlMs;
+    const expires = now() + options.clearanceTtlMs;
     return `${expires}.${sign(String(expires), ip, userAgent)}`;
   }
 
@@ -113,7 +117,7 @@ export function createWall(input: WallOptions = {}): Wall {
     const cookie = /(?:^|;\s*)cf_clearance=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
     if (cookie === undefined) return false;
     const [expires, signature] = cookie.split('.');
-    if (expires === undefined || signature === undefined || Number(expires) <= Date.now()) return false;
+    if (expires === undefined || signature === undefined || Number(expires) <= now()) return false;
     if (!same(signature, sign(expires, clientIp(req), userAgentOf(req)))) return false;
     if (options.handOff === 'browser-only' && req.headers['sec-fetch-site'] !== 'same-origin') return false;
     stats.passed++;
@@ -122,7 +126,7 @@ export function createWall(input: WallOptions = {}): Wall {
 
   function nonceFor(req: IncomingMessage, ray: string): string {
     stats.challenged++;
-    const issued = String(Date.now());
+    const issued = String(now());
     return `${issued}.${sign(issued, ray, clientIp(req), userAgentOf(req))}`;
   }
 
@@ -138,7 +142,7 @@ export function createWall(input: WallOptions = {}): Wall {
     if (typeof proof.nonce !== 'string' || typeof proof.answer !== 'number') return false;
     const [issued, signature] = proof.nonce.split('.');
     if (issued === undefined || signature === undefined) return false;
-    const age = Date.now() - Number(issued);
+    const age = now() - Number(issued);
     const work = createHash('sha256').update(`${proof.nonce}:${userAgent}:${proof.answer}`).digest('hex');
     return (
       same(signature, sign(issued, ray, clientIp(req), userAgent)) &&

@@ -44,6 +44,11 @@ const PRUNE_EVERY_MS = 60_000;
 const EVICT_BATCH = 64;
 // The write-ahead log is truncated to this after a checkpoint, so it does not stay at its largest.
 const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+// SQLite's page cache for the file, in KiB (a negative cache_size): better-sqlite3 builds SQLite with
+// 16 MB per connection, which fills as the file grows and stays in the process's memory. A read is a
+// point lookup by key (a miss, or a stand-in when the site fails) and a write appends one answer;
+// 2 MB keeps the B-trees' upper pages, and the rest comes from the file system's cache.
+const PAGE_CACHE_KIB = 2048;
 // A second process on the same file (another instance given the same DATA_DIR) waits this long for its lock.
 const BUSY_TIMEOUT_MS = 200;
 // What a file that is not a database at all (or a damaged one) answers on open.
@@ -58,6 +63,7 @@ function openDatabase(path: string): Database.Database {
     db.pragma('synchronous = NORMAL');
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
     if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
       db.exec('DROP TABLE IF EXISTS answers');
       // Small columns first: a scan of them never reads the stored bytes' overflow pages.

@@ -115,7 +115,12 @@ export function createChromiumSolver(options: ChromiumSolverOptions): ChallengeS
         const page = await context.newPage();
         let hints: Promise<Record<string, string>> = Promise.resolve({});
         page.on('request', (request) => {
-          if (request.isNavigationRequest() && request.frame() === page.mainFrame()) hints = request.allHeaders().then(pickClientHints);
+          if (!request.isNavigationRequest() || request.frame() !== page.mainFrame()) return;
+          const navigation = request.allHeaders().then(pickClientHints);
+          // The challenge's own redirect may start after the hints are read and fail as the context
+          // closes; unawaited, that rejection would be unhandled (and stop the process).
+          navigation.catch(() => undefined);
+          hints = navigation;
         });
         await page.goto(url, { waitUntil: 'domcontentloaded', timeout: options.timeoutMs });
         await waitUntilCleared(page, deadline);

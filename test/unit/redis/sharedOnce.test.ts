@@ -63,8 +63,11 @@ describe('sharedOnce', () => {
 
   it('gives a waiter its answer from the holder, and the deadline error when the holder is too slow', async () => {
     const [one, other] = [await instance(), await instance()];
+    // The holder answers when the test lets it: after the impatient waiter's deadline, however slow the machine.
+    let letHolderAnswer!: () => void;
+    const holderMayAnswer = new Promise<void>((resolve) => (letHolderAnswer = resolve));
     const slow = once(one, 'slow', async () => {
-      await sleep(400);
+      await holderMayAnswer;
       return 'late answer';
     });
     await untilLocked(other, 'slow');
@@ -75,6 +78,7 @@ describe('sharedOnce', () => {
     }, 100);
     await expect(impatient).rejects.toThrow(GaveUp);
     const patient = once(other, 'slow', async () => 'never');
+    letHolderAnswer();
     expect(await slow).toEqual({ value: 'late answer', producedHere: true });
     expect(await patient).toEqual({ value: 'late answer', producedHere: false });
     expect(producedByWaiter).toBe(false);

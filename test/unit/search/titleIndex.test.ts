@@ -95,6 +95,20 @@ describe('title search over 2,000 series', () => {
     expect(index.search('!!!', 1).results).toEqual([]);
   });
 
+  it('ranks a query the same whichever queries came before it', () => {
+    const queries = ['sword', 'sword saint', 'season 2', 'xian ni', 'rene imm', 'renegate immortal', '仙逆', 'the sea'];
+    const fresh = () => {
+      const own = new TitleIndex();
+      for (const series of CATALOG) own.upsert(entryOf(series));
+      return own;
+    };
+    const slugsOf = (own: TitleIndex, query: string) => own.search(query, 1).results.map((card) => card.slug);
+    const alone = queries.map((query) => slugsOf(fresh(), query));
+    const oneAfterAnother = fresh();
+    expect(queries.map((query) => slugsOf(oneAfterAnother, query))).toEqual(alone);
+    expect([...queries].reverse().map((query) => slugsOf(oneAfterAnother, query))).toEqual([...alone].reverse());
+  });
+
   it('answers series cards', () => {
     const renegade = CATALOG.find((series) => series.slug === 'renegade-immortal')!;
     const { alternativeTitle: _alternative, ...card } = entryOf(renegade);

@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import * as cheerio from 'cheerio';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   homeTotalPages,
   latestReleases,
@@ -15,6 +15,7 @@ import {
 import { SERIES } from '../../simulator/dataset.js';
 import { listPageHref } from '../../simulator/pages/seriesListPage.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
+import { untilOnRealTimers } from '../../helpers/waiting.js';
 
 interface Answer {
   status: number;
@@ -53,6 +54,37 @@ beforeEach(() => {
   sim.setSiteDown(null);
   sim.resetHits();
 });
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/**
+ * The simulator's latencies, hangs and trickles wait on the global timers: faked, the test moves
+ * time by hand and sees what the simulator does at each moment, however slow the machine. Sockets
+ * keep their own (real) timers.
+ */
+function simulatorTimeByHand(): void {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+}
+
+/** A request whose answer is watched as it comes: status once the headers are in, bytes as they arrive, and the end. */
+function watchedGet(origin: string, path: string) {
+  const progress = { status: 0, bytes: 0, ended: false, error: undefined as Error | undefined };
+  const req = httpRequest(`${origin}${path}`, (res) => {
+    progress.status = res.statusCode ?? 0;
+    res.on('data', (chunk: Buffer) => {
+      progress.bytes += chunk.length;
+    });
+    res.on('end', () => {
+      progress.ended = true;
+    });
+  });
+  req.on('error', (error) => {
+    progress.error = error;
+  });
+  req.end();
+  return { progress, req };
+}
 
 describe('dataset', () => {
   it('has enough series, two pages of movies, and one more quick-filter genre than the widget', () => {
@@ -211,18 +243,32 @@ describe('faults', () => {
   });
 
   it('hangs until the client gives up', async () => {
+    simulatorTimeByHand();
     sim.setFaults([{ kind: 'hang', pathPrefix: '/ongoing/' }]);
-    const started = Date.now();
-    await expect(fetchPage('/ongoing/', { timeoutMs: 300 })).rejects.toThrow('client timeout');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    const hung = watchedGet(sim.origin, '/ongoing/');
+    await untilOnRealTimers(() => sim.hitCount('/ongoing/') === 1);
+    // A day of the simulator's time: still no answer, not even its headers, while other paths answer.
+    await vi.advanceTimersByTimeAsync(86_400_000);
+    expect((await fetchPage('/')).status).toBe(200);
+    expect(hung.progress).toMatchObject({ status: 0, bytes: 0, ended: false, error: undefined });
+    hung.req.destroy(new Error('client gave up'));
+    await untilOnRealTimers(() => hung.progress.error !== undefined);
+    expect(hung.progress.error?.message).toBe('client gave up');
     expect(sim.hitCount('/ongoing/')).toBe(1);
   });
 
   it('delays answers by the latency fault', async () => {
-    sim.setFaults([{ kind: 'latency', ms: 250 }]);
-    const started = Date.now();
-    expect((await fetchPage('/?s=soul')).status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(245);
+    simulatorTimeByHand();
+    sim.setFaults([{ kind: 'latency', ms: 250, pathPrefix: '/?s=' }]);
+    const delayed = watchedGet(sim.origin, '/?s=soul');
+    await untilOnRealTimers(() => sim.hitCount('/?s=') === 1);
+    await vi.advanceTimersByTimeAsync(249);
+    // A page without the fault, asked later, is answered first: the delayed one still waits.
+    expect((await fetchPage('/')).status).toBe(200);
+    expect(delayed.progress).toMatchObject({ status: 0, bytes: 0 });
+    await vi.advanceTimersByTimeAsync(1);
+    await untilOnRealTimers(() => delayed.progress.ended);
+    expect(delayed.progress.status).toBe(200);
   });
 
   it('redirects every path to the new domain', async () => {
@@ -233,12 +279,25 @@ describe('faults', () => {
   });
 
   it('trickles the body at the given rate', async () => {
+    const whole = await fetchPage('/ongoing/');
+    simulatorTimeByHand();
     sim.setFaults([{ kind: 'trickle', bytesPerSecond: 400_000 }]);
-    const started = Date.now();
-    const answer = await fetchPage('/ongoing/');
-    const expectedMs = (answer.body.length / 400_000) * 1000;
-    expect(answer.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(expectedMs - 150);
+    const trickled = watchedGet(sim.origin, '/ongoing/');
+    // The headers at once, then a tenth of a second's worth (40,000 bytes) every 100 ms of the simulator's time.
+    await untilOnRealTimers(() => trickled.progress.status !== 0);
+    expect(trickled.progress.status).toBe(200);
+    expect(trickled.progress.bytes).toBe(0);
+    const slices = Math.ceil(whole.body.length / 40_000);
+    expect(slices).toBeGreaterThan(1);
+    for (let slice = 1; slice < slices; slice++) {
+      await vi.advanceTimersByTimeAsync(100);
+      await untilOnRealTimers(() => trickled.progress.bytes >= slice * 40_000);
+      expect(trickled.progress.bytes).toBe(slice * 40_000);
+      expect(trickled.progress.ended).toBe(false);
+    }
+    await vi.advanceTimersByTimeAsync(100);
+    await untilOnRealTimers(() => trickled.progress.ended);
+    expect(trickled.progress.bytes).toBe(whole.body.length);
   });
 
   it('redesigns pages on layout-change but keeps a full 200 page', async () => {
@@ -256,10 +315,11 @@ describe('faults', () => {
   it('closes even with a hung keep-alive connection open', async () => {
     const own = await startSimulator({ faults: [{ kind: 'hang' }] });
     const pending = get(own.origin, '/').catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const started = Date.now();
-    await own.close();
-    expect(Date.now() - started).toBeLessThan(500);
+    await untilOnRealTimers(() => own.hitCount() === 1);
+    // Closing ends the hung connection rather than waiting for it: the request fails, and close resolves
+    // (a close that waited would wait for ever; the deadline only stops the test from hanging).
+    const closed = Promise.all([own.close(), pending]).then(() => 'closed');
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 10_000, 'still open'))])).toBe('closed');
     expect(await pending).toBeInstanceOf(Error);
   });
 });

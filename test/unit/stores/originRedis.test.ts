@@ -14,13 +14,15 @@ describe('the shared origin', () => {
     const [publisher, follower] = [await connect(), await connect()];
     const followed: PersistedOrigin[] = [];
     createRedisOrigin(follower).follow({ follow: async (choice) => void followed.push(choice) });
-    // The subscriber subscribes once its connection is ready.
-    await sleep(200);
+    // The subscriber subscribes once its connection is ready: until then a message would be lost.
+    const subscribers = async () => ((await publisher.client.pubsub('NUMSUB', 'upstream:origin')) as [string, number])[1];
+    for (let i = 0; i < 500 && (await subscribers()) === 0; i++) await sleep(10);
+    expect(await subscribers()).toBe(1);
     const choice: PersistedOrigin = { origin: 'https://mirror.example', movedFrom: null, reason: 'failover', adoptedAt: new Date(0).toISOString() };
     await publisher.client.publish('upstream:origin', '{"origin": "https://cut-off');
     await publisher.client.publish('upstream:origin', '{"origin": 42}');
     await createRedisOrigin(publisher).publish(choice);
-    for (let i = 0; i < 100 && followed.length === 0; i++) await sleep(10);
+    for (let i = 0; i < 500 && followed.length === 0; i++) await sleep(10);
     expect(followed).toEqual([choice]);
   });
 });

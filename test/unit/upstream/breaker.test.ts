@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMetrics } from '../../../src/metrics.js';
 import { createOriginBreakers } from '../../../src/upstream/breaker.js';
 import { UpstreamUnavailableError } from '../../../src/upstream/errors.js';
@@ -12,12 +12,20 @@ function openBreakers() {
   return { breakers: createOriginBreakers({ threshold: 1, cooldownMs: COOLDOWN_MS, countsAsFailure: () => true, monitor }), monitor };
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('origin breaker', () => {
   it('refuses other requests at once, with Retry-After, while its one probe hangs; the probe closes it', async () => {
+    // The breaker reads the clock (Date) for its cooldown: moved by hand, the breaker is open for
+    // as long as the test says, however slow the machine.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const { breakers, monitor } = openBreakers();
     await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    vi.advanceTimersByTime(COOLDOWN_MS - 1);
     await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('never called'))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 20));
+    vi.advanceTimersByTime(1);
 
     let answerProbe!: (page: string) => void;
     const probe = breakers.run(ORIGIN, `${ORIGIN}/probe`, () => new Promise<string>((resolve) => (answerProbe = resolve)));

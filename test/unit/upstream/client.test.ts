@@ -4,11 +4,12 @@ import { gzipSync } from 'node:zlib';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createFileOrigin } from '../../../src/stores/origin/file.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/upstream/client.js';
 import { unshared } from '../../helpers/upstreamClient.js';
+import { untilOnRealTimers } from '../../helpers/waiting.js';
 import {
   UpstreamBadResponseError,
   UpstreamBlockedError,
@@ -40,6 +41,7 @@ function clientFor(origin: string, options: Pick<UpstreamClientOptions, 'timeout
 }
 
 afterEach(async () => {
+  vi.useRealTimers();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   server = undefined;
@@ -115,12 +117,30 @@ describe('createUpstreamClient', () => {
 
   it('gives up at the page deadline, retries included', async () => {
     let calls = 0;
-    const origin = await serve(() => {
+    let cutOff = 0;
+    const origin = await serve((_req, res) => {
       calls++;
+      res.on('close', () => {
+        if (!res.writableEnded) cutOff++;
+      });
     });
-    const started = Date.now();
-    await expect(clientFor(origin, { timeoutMs: 400 }).fetchPage('/')).rejects.toBeInstanceOf(UpstreamTimeoutError);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // The deadline runs on the faked clock, moved by hand; the request itself goes over a real socket.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcome: unknown;
+    clientFor(origin, { timeoutMs: 400 })
+      .fetchPage('/')
+      .then(
+        () => (outcome = 'answered'),
+        (error: unknown) => (outcome = error),
+      );
+    await untilOnRealTimers(() => calls === 1);
+    await vi.advanceTimersByTimeAsync(399);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    // The page deadline's own error at 400 ms, the one attempt cut off by the client, and no retry.
+    expect(outcome).toBeInstanceOf(UpstreamTimeoutError);
+    expect((outcome as Error).message).toBe('No answer from the upstream within 400 ms');
+    await untilOnRealTimers(() => cutOff === 1);
     expect(calls).toBe(1);
   });
 

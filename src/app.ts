@@ -38,6 +38,7 @@ import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
 import { startCrawler } from './crawler/crawler.js';
+import type { UserRequests } from './crawler/loopYield.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
 
@@ -99,6 +100,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const titleSearch = createCatalogTitleSearch(catalogIndex, { source: () => upstream.origin, now, ttlSeconds: config.CACHE_TTL_SEARCH_S });
   const catalog = withTitleSearch(siteCatalog, titleSearch, answerCache);
   const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
+  const userRequests: UserRequests = { count: 0 };
   const crawler = config.CRAWL_ENABLED
     ? startCrawler({
         catalog,
@@ -110,6 +112,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
         now,
         logger,
         onStep: onCrawlStep,
+        userRequests,
       })
     : undefined;
   const catalogFiles = createCatalogFiles({ index: catalogIndex, enabled: config.CRAWL_ENABLED, source: () => upstream.origin });
@@ -164,13 +167,18 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   const feeds = createFeedService({ catalog, firstSeen: shared.firstSeen, canonical: canonicalUrlOf(config.UPSTREAM_BASE_URLS[0]!), now });
   // The API's door, in front of Express: one entry per kind of resource. Only the API counts
   // against this quota: pages, static files, /health and CORS preflights never do.
-  const listener = createDoor(app, {
+  const door = createDoor(app, {
     resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now), exportResource(catalogFiles, originRuleOf(app))],
     quota,
     logger,
     metrics,
     onFinished: status.recordRequest,
   });
+  // Every request, counted as it comes in: the crawler yields to users while they keep the service busy.
+  const listener: RequestListener = (req, res) => {
+    userRequests.count++;
+    door(req, res);
+  };
   return Object.assign(listener, {
     express: app,
     localCatalog: catalogIndex,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RemovedSeries, type CatalogEntry } from '../contract/catalogExport.js';
+import type { CatalogEntry, RemovedSeries } from '../contract/catalogExport.js';
 
 // Where the local catalog lives: every entry, the series gone, and how far the crawl has come.
 // Implementations sit in the stores folder (a DATA_DIR file, or Redis with REDIS_URL); the heap
@@ -46,20 +46,25 @@ export const NO_PROGRESS: CrawlProgress = {
   lastUpdatePassEndedAt: null,
 };
 
-/** Everything the store holds at one moment; entries as their JSON bytes, by slug. */
-export interface CatalogSnapshot {
-  /** Grows with every change; the same snapshot has the same revision on every instance. */
+/** What changed in the store after a revision: applied in order, the changes give every instance the same catalog. */
+export interface CatalogChanges {
+  /** Grows with every change; the same state has the same revision on every instance. */
   revision: number;
+  /** Entries stored or replaced since, as their JSON bytes (off the heap), by slug. */
   entries: Map<string, Buffer>;
+  /** Series removed since: their entries are gone. */
   removed: RemovedSeries[];
-  progress: CrawlProgress;
 }
 
 export interface CatalogStore {
-  /** The whole catalog, read at one moment (entries stay off the heap as bytes). */
-  snapshot(): Promise<CatalogSnapshot>;
+  /**
+   * What changed after revision `since`, read at one moment; everything the store holds for a
+   * `since` below 0. Only the changes, so that following a crawl costs what the crawl changed.
+   */
+  changesSince(since: number): Promise<CatalogChanges>;
   /** The current revision only: a cheap look for whether anything changed. */
   revision(): Promise<number>;
+  progress(): Promise<CrawlProgress>;
   /** Stores (or replaces) the entry of `entry.slug`, and takes the slug off `removed`. */
   put(entry: CatalogEntry): Promise<void>;
   /** Drops the entry of `removed.slug` and lists it as removed. */
@@ -67,5 +72,3 @@ export interface CatalogStore {
   saveProgress(progress: CrawlProgress): Promise<void>;
   close(): Promise<void>;
 }
-
-export const RemovedList = z.array(RemovedSeries);

@@ -11,6 +11,7 @@ import type { CrawlProgress } from './catalogStore.js';
 import type { CrawlLock } from './crawlLock.js';
 import { entryOf } from './entry.js';
 import type { CatalogIndex } from './localCatalog.js';
+import { loopYield, usersBusy, type UserRequests } from './loopYield.js';
 import { walkUpdatePage } from './updateWalk.js';
 
 // The background crawler: one step (at most one upstream request) at a time, paced, through the
@@ -30,6 +31,8 @@ export interface CrawlerOptions {
   /** The service's clock: pass times, checkedAt, and the cache the pages go to. */
   now: () => number;
   logger: Logger;
+  /** Every request users send the service, counted as it comes in: the crawler yields to them while they keep it busy. */
+  userRequests: UserRequests;
   /** Told of every step's outcome, for the metrics. */
   onStep?: (kind: 'list' | 'series', result: StepResult) => void;
 }
@@ -89,10 +92,20 @@ export function startCrawler(options: CrawlerOptions): Crawler {
   let passCounts = { requests: 0, read: 0, changed: 0, removed: 0, skipped: 0, failed: 0 };
 
   const sleep = (ms: number) => sleepFor(Math.max(0, ms), undefined, { signal: stopping.signal, ref: false }).catch(() => undefined);
+  const yieldToUsers = loopYield({
+    busySinceLastLook: usersBusy(options.userRequests),
+    sleep,
+    now: () => performance.now(),
+    stopped: () => stopping.signal.aborted,
+  });
 
-  /** Waits out the interval since the last request, then runs one request; the interval counts from its end. */
+  /**
+   * Waits out the interval since the last request and, while users keep the service busy, a little
+   * more; then runs one request. The interval counts from its end.
+   */
   async function paced<T>(request: () => Promise<T>): Promise<T> {
     await sleep(lastRequestEnd + intervalMs - performance.now());
+    await yieldToUsers();
     passCounts.requests++;
     try {
       return await request();

@@ -1,13 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../config/logger.js';
 import { CatalogEntry, type RemovedSeries } from '../contract/catalogExport.js';
-import { NO_PROGRESS, type CatalogStore, type CatalogSnapshot, type CrawlProgress } from './catalogStore.js';
+import { NO_PROGRESS, type CatalogChanges, type CatalogStore, type CrawlProgress } from './catalogStore.js';
 import { factsOf, type EntryFacts } from './entry.js';
 
 // The local catalog as the rest of the service sees it: the title search follows its changes, the
-// export is built from its snapshots, /status and /metrics read its state. The store holds the
-// entries; the heap holds one small record per series (EntryFacts) and the byte hash of each
-// entry as last seen, so that a change is found without keeping the entries themselves.
+// export is built from its synced state, /status and /metrics read its state. The store holds the
+// entries; each instance follows it by reading only what changed after the revision it has, and
+// holds each entry as its JSON bytes (off the JavaScript heap, ready for the export) plus one small
+// record per series (EntryFacts).
 
 export type CatalogChange = { kind: 'upsert'; entry: CatalogEntry } | { kind: 'remove'; slug: string };
 
@@ -48,7 +48,7 @@ export interface LocalCatalog {
   readiness(): { enabled: boolean; complete: boolean };
 }
 
-/** One synced state of the store, as the export is built from it. */
+/** One synced state of the store, as the export is built from it (the same revision gives the same view on every instance). */
 export interface CatalogView {
   revision: number;
   /** Entries as their JSON bytes, ordered by slug. */
@@ -56,7 +56,7 @@ export interface CatalogView {
   /** Ordered by slug. */
   removed: RemovedSeries[];
   complete: boolean;
-  /** The newest checkedAt, changedAt or removedAt: the same on every instance for the same snapshot. */
+  /** The newest checkedAt, changedAt or removedAt: the same on every instance at the same revision. */
   updatedAt: string;
 }
 
@@ -76,8 +76,10 @@ export interface CatalogIndex extends LocalCatalog {
   remove(removed: RemovedSeries): Promise<void>;
   /** Reads the store now and tells the listeners what changed. */
   sync(): Promise<void>;
-  /** Told of every synced view, for the export. */
-  onView(listener: (view: CatalogView) => void): void;
+  /** The synced state as the export is built from it; undefined before the first sync. Built once per revision. */
+  view(): CatalogView | undefined;
+  /** Told of every synced change (the revision moved on), for the export. */
+  onSynced(listener: () => void): void;
   /** The crawler tells what it is doing: whether it crawls here, and when its next pass is due. */
   noteCrawler(crawlingHere: boolean, nextPassAt: number | null): void;
   close(): Promise<void>;
@@ -86,7 +88,7 @@ export interface CatalogIndex extends LocalCatalog {
 /** How often the store's revision is looked at: changes made by the crawling instance reach the others within this. */
 const SYNC_EVERY_MS = 2_000;
 
-const byteHash = (bytes: Buffer) => createHash('sha1').update(bytes).digest('base64url');
+const bySlug = <T extends { slug: string }>(a: T, b: T) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function createCatalogIndex({
@@ -99,12 +101,14 @@ export function createCatalogIndex({
   logger: Logger;
 }): CatalogIndex {
   const facts = new Map<string, EntryFacts>();
-  // Per slug, the byte hash of the entry as last synced, and the content hash the listeners were told.
-  const syncedBytes = new Map<string, string>();
+  // Every held entry as its JSON bytes, by slug, and the newest of its checkedAt and changedAt, as synced.
+  const held = new Map<string, Buffer>();
+  const stamps = new Map<string, string>();
+  // Per slug, the content hash the listeners were told.
   const told = new Map<string, string>();
   const removed = new Map<string, RemovedSeries>();
   const listeners = new Set<(change: CatalogChange) => void>();
-  const viewListeners: ((view: CatalogView) => void)[] = [];
+  const syncListeners: (() => void)[] = [];
   let progress: CrawlProgress = NO_PROGRESS;
   let syncedRevision = -1;
   let synced = false;
@@ -112,6 +116,7 @@ export function createCatalogIndex({
   let crawler = { crawlingHere: false, nextPassAt: null as number | null };
   let syncing: Promise<void> | undefined;
   let syncAgain = false;
+  let builtView: CatalogView | undefined;
 
   function emit(change: CatalogChange, to: Iterable<(change: CatalogChange) => void> = listeners): void {
     for (const listener of to) {
@@ -123,55 +128,65 @@ export function createCatalogIndex({
     }
   }
 
-  function apply(snapshot: CatalogSnapshot): void {
+  const parsed = (bytes: Buffer) => CatalogEntry.parse(JSON.parse(bytes.toString('utf8')));
+
+  function forget(slug: string): void {
+    facts.delete(slug);
+    held.delete(slug);
+    stamps.delete(slug);
+    if (told.delete(slug)) emit({ kind: 'remove', slug });
+  }
+
+  function apply(changes: CatalogChanges, storedProgress: CrawlProgress | undefined): void {
     // The crawling instance is ahead of what it saved (a step's place is not always saved).
-    if (!crawler.crawlingHere) progress = snapshot.progress;
-    const slugs = [...snapshot.entries.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    let updatedAt = '';
-    for (const slug of slugs) {
-      const bytes = snapshot.entries.get(slug)!;
-      const hash = byteHash(bytes);
-      let entryFacts = facts.get(slug);
-      if (syncedBytes.get(slug) !== hash || entryFacts === undefined) {
-        const entry = CatalogEntry.parse(JSON.parse(bytes.toString('utf8')));
-        entryFacts = factsOf(entry);
-        facts.set(slug, entryFacts);
-        syncedBytes.set(slug, hash);
-        if (told.get(slug) !== entryFacts.hash) {
-          told.set(slug, entryFacts.hash);
-          emit({ kind: 'upsert', entry });
-        }
+    if (storedProgress !== undefined) progress = storedProgress;
+    for (const [slug, bytes] of changes.entries) {
+      const entry = parsed(bytes);
+      const entryFacts = factsOf(entry);
+      facts.set(slug, entryFacts);
+      held.set(slug, bytes);
+      stamps.set(slug, entry.checkedAt > entry.changedAt ? entry.checkedAt : entry.changedAt);
+      removed.delete(slug);
+      if (told.get(slug) !== entryFacts.hash) {
+        told.set(slug, entryFacts.hash);
+        emit({ kind: 'upsert', entry });
       }
-      if (entryFacts.checkedAt > updatedAt) updatedAt = entryFacts.checkedAt;
-      if (entryFacts.changedAt > updatedAt) updatedAt = entryFacts.changedAt;
     }
-    for (const slug of [...facts.keys()]) {
-      if (snapshot.entries.has(slug)) continue;
-      facts.delete(slug);
-      syncedBytes.delete(slug);
-      if (told.delete(slug)) emit({ kind: 'remove', slug });
-    }
-    removed.clear();
-    for (const entry of snapshot.removed) {
-      removed.set(entry.slug, entry);
-      if (entry.removedAt > updatedAt) updatedAt = entry.removedAt;
+    for (const gone of changes.removed) {
+      forget(gone.slug);
+      removed.set(gone.slug, gone);
     }
     const listed = Object.keys(progress.listed);
-    complete = listed.length > 0 && listed.every((slug) => snapshot.entries.has(slug));
-    syncedRevision = snapshot.revision;
+    const wasComplete = complete;
+    complete = listed.length > 0 && listed.every((slug) => held.has(slug));
+    const changed = !synced || changes.revision !== syncedRevision || complete !== wasComplete;
+    syncedRevision = changes.revision;
     synced = true;
-    const view: CatalogView = {
-      revision: snapshot.revision,
-      entries: slugs.map((slug) => snapshot.entries.get(slug)!),
-      removed: [...removed.values()].sort((a, b) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0)),
+    if (!changed) return;
+    builtView = undefined;
+    for (const listener of syncListeners) listener();
+  }
+
+  function view(): CatalogView | undefined {
+    if (!synced) return undefined;
+    if (builtView !== undefined) return builtView;
+    const slugs = [...held.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    let updatedAt = '';
+    for (const stamp of stamps.values()) if (stamp > updatedAt) updatedAt = stamp;
+    for (const { removedAt } of removed.values()) if (removedAt > updatedAt) updatedAt = removedAt;
+    builtView = {
+      revision: syncedRevision,
+      entries: slugs.map((slug) => held.get(slug)!),
+      removed: [...removed.values()].sort(bySlug),
       complete,
       updatedAt,
     };
-    for (const listener of viewListeners) listener(view);
+    return builtView;
   }
 
   async function syncOnce(): Promise<void> {
-    apply(await store.snapshot());
+    const storedProgress = crawler.crawlingHere ? undefined : await store.progress();
+    apply(await store.changesSince(syncedRevision), storedProgress);
   }
 
   /** One sync at a time; a sync asked for while one runs runs once more after it. */
@@ -227,8 +242,7 @@ export function createCatalogIndex({
   }
 
   async function entries(): Promise<CatalogEntry[]> {
-    const snapshot = await store.snapshot();
-    return [...snapshot.entries.values()].map((bytes) => CatalogEntry.parse(JSON.parse(bytes.toString('utf8'))));
+    return [...held.values()].map(parsed);
   }
 
   // The first sync at once, so that a restarted instance serves its export without waiting.
@@ -268,18 +282,18 @@ export function createCatalogIndex({
     keepProgress(next) {
       progress = next;
     },
+    // The crawler decides on facts at once; the listeners, the removed list and the export follow the store at the next sync.
     async put(entry, entryFacts) {
       await store.put(entry);
       facts.set(entry.slug, entryFacts);
-      removed.delete(entry.slug);
     },
     async remove(entry) {
       await store.remove(entry);
       facts.delete(entry.slug);
-      removed.set(entry.slug, entry);
     },
     sync,
-    onView: (listener) => viewListeners.push(listener),
+    view,
+    onSynced: (listener) => syncListeners.push(listener),
     noteCrawler(crawlingHere, nextPassAt) {
       crawler = { crawlingHere, nextPassAt };
     },

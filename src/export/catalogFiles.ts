@@ -60,7 +60,6 @@ const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 const COMMA = Buffer.from(',');
 
 export function createCatalogFiles({ index, enabled, source }: { index: CatalogIndex; enabled: boolean; source: () => string }): CatalogFiles {
-  let view: CatalogView | undefined;
   // Per view: the .jsonl, and the .json of each origin asked for, each built once.
   let jsonl: Promise<ExportFile> | undefined;
   let byOrigin = new Map<string, Promise<ExportFile>>();
@@ -99,8 +98,7 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
   // Each change drops what was built; the first request for a file builds it (concurrent ones share
   // the build), so that a crawl pass that changes the catalog every second costs no build at all
   // until someone downloads.
-  index.onView((next) => {
-    view = next;
+  index.onSynced(() => {
     // Dated like the catalog it describes, so that every instance sends the same Last-Modified.
     schema = undefined;
     jsonl = undefined;
@@ -109,7 +107,7 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
 
   return {
     async file(name, origin) {
-      const current = view;
+      const current = index.view();
       const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
       // No view yet holds nothing, so the refusal is set whenever `current` is missing.
       if (refusal !== null || current === undefined) throw refusal;

@@ -12,6 +12,7 @@ import { middlewareCostSection } from './sections/middlewareCost.js';
 import { missSection } from './sections/miss.js';
 import { parseSection } from './sections/parse.js';
 import { parseQueueSection } from './sections/parseQueue.js';
+import { redisFrozenSection } from './sections/redisFrozen.js';
 import { reportConfirmationSection } from './sections/reportConfirmation.js';
 import { singleFlightSection } from './sections/singleFlight.js';
 import { staleWhileRevalidateSection } from './sections/staleWhileRevalidate.js';
@@ -34,6 +35,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   'last-good': lastGoodSection,
   crawl: crawlSection,
   'title-search': titleSearchSection,
+  'redis-frozen': redisFrozenSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

@@ -7,9 +7,13 @@ export function manualClock() {
   return clock;
 }
 
-/** Waits until `condition` holds (for what the service does after answering), and fails the test if it never does. */
+/**
+ * Waits until `condition` holds (for what the service does after answering, such as a background
+ * fetch and parse), and fails the test if it never does: after at least ten seconds, which only a
+ * hang outlasts.
+ */
 export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let i = 0; i < 1_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
 }
 

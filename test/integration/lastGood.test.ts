@@ -8,6 +8,7 @@ import type { Logger } from '../../src/config/logger.js';
 import { SERIES } from '../simulator/dataset.js';
 import { SITE_DOWN_MODES, startSimulator, type Simulator, type SiteDownMode } from '../simulator/server.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { manualClock, until } from '../helpers/waiting.js';
 
 // The last good answers: every answer fetched is kept in DATA_DIR and stands in, marked stale, when
 // the whole site fails, across restarts; a page gone upstream drops its copy.
@@ -60,12 +61,6 @@ afterEach(async () => {
   site.resetHits();
 });
 
-/** A clock the test moves by hand, shared by the instances it starts one after the other. */
-function manualClock() {
-  const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
-  return clock;
-}
-
 /** An instance on `dataDir`: a restart when an earlier one used the same folder. */
 async function instance(dataDir: string, clock: { now: () => number }, env: Record<string, string> = {}, logger?: Logger): Promise<TestStack> {
   const stack = await startTestStack({ sharedSimulator: site, env: { DATA_DIR: dataDir, ...env }, now: clock.now, logger });
@@ -79,11 +74,6 @@ async function stop(stack: TestStack): Promise<void> {
 }
 
 // One Host for every request, so that feeds name the same URLs whichever instance answers.
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
-}
-
 const get = (stack: TestStack, path: string) => request(stack.app).get(path).set('Host', 'api.test');
 const newDataDir = () => mkdtempSync(join(tmpdir(), 'last-good-'));
 
@@ -231,7 +221,7 @@ describe('during an outage', () => {
     clock.offsetMs += 10_000;
     expect((await get(stack, '/catalog/ongoing-series')).headers['x-cache']).toBe('STALE');
     let recovered = await get(stack, '/catalog/ongoing-series');
-    for (let i = 0; i < 200 && recovered.headers['x-cache'] !== 'HIT'; i++) {
+    for (let i = 0; i < 1_000 && recovered.headers['x-cache'] !== 'HIT'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       recovered = await get(stack, '/catalog/ongoing-series');
     }
@@ -251,7 +241,7 @@ describe('within the stale-while-revalidate window', () => {
     site.setFaults([{ kind: 'status', status: 404 }]);
     expect((await get(stack, path)).headers['x-cache']).toBe('STALE');
     let after = await get(stack, path);
-    for (let i = 0; i < 200 && after.status === 200; i++) {
+    for (let i = 0; i < 1_000 && after.status === 200; i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
       after = await get(stack, path);
     }

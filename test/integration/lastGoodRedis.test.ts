@@ -3,6 +3,7 @@ import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
+import { manualClock } from '../helpers/waiting.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
 // Last good answers across instances on one real redis-server: what one instance fetched, any other
@@ -21,7 +22,7 @@ afterAll(async () => {
   await Promise.all([redis.stop(), site.close()]);
 });
 
-const clock = { offsetMs: 0, now: () => Date.now() + clock.offsetMs };
+const clock = manualClock();
 const stacks: TestStack[] = [];
 afterEach(async () => {
   await Promise.all(stacks.splice(0).map((stack) => stack.close()));
@@ -40,7 +41,7 @@ async function instance(): Promise<TestStack> {
 }
 
 async function redisIs(stack: TestStack, state: 'up' | 'down'): Promise<void> {
-  for (let tries = 0; tries < 200; tries++) {
+  for (let tries = 0; tries < 600; tries++) {
     if ((await request(stack.app).get('/health/upstream')).body.redis === state) return;
     await sleep(25);
   }

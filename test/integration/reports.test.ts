@@ -60,13 +60,17 @@ describe('POST /api/reports', () => {
   });
 
   it('stores a valid report durably and answers 201 with its id', async () => {
+    const sentAt = Date.now();
     const response = await request(stack.app).post('/api/reports').set('User-Agent', 'report-test/1.0').send(valid);
+    const answeredAt = Date.now();
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(Object.keys(response.body)).toEqual(['status', 'data']);
     expect(response.body.status).toBe('success');
     expect(response.body.data.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(Date.parse(response.body.data.createdAt)).toBeGreaterThan(Date.now() - 5000);
+    // Created while the request was under way (to the second, if it is written in whole seconds).
+    expect(Date.parse(response.body.data.createdAt)).toBeGreaterThanOrEqual(Math.floor(sentAt / 1000) * 1000);
+    expect(Date.parse(response.body.data.createdAt)).toBeLessThanOrEqual(answeredAt);
 
     const stored = storedReports().at(-1) as StoredReport;
     const salt = Buffer.from(readFileSync(join(stack.config.DATA_DIR, 'ip-hash.salt'), 'utf8').trim(), 'hex');

@@ -53,7 +53,7 @@ async function instance(clock: { now: number }) {
 
 /** The first read may run before the connection is up; every later read starts again from there. */
 async function untilRedisUp(stack: TestStack): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 500; i++) {
     if ((await request(stack.app).get('/health/upstream')).body.redis === 'up') return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -9,6 +9,11 @@ const MANY_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 100_000);
 const RSS_RATIO_GOAL = 1.5;
 /** RSS after MANY_SEARCHES distinct misses may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */
 const RSS_FLAT_GOAL = 1.25;
+/** Searches between two looks at whether the answer cache is full yet. */
+const FILL_STEP = 5_000;
+
+const valueIn = (metrics: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+const metricValue = async (service: ServiceProcess, name: string) => valueIn(await (await fetch(`${service.origin}/metrics`)).text(), name);
 
 /**
  * The main thread's JS heap and external memory, and the answer cache's fill against its bound,
@@ -16,7 +21,7 @@ const RSS_FLAT_GOAL = 1.25;
  */
 async function heapFigures(service: ServiceProcess): Promise<string> {
   const text = await (await fetch(`${service.origin}/metrics`)).text();
-  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  const value = (name: string) => valueIn(text, name);
   const mb = (name: string) => Math.round(value(name) / 1024 / 1024);
   return (
     `heap ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB, ` +
@@ -26,7 +31,8 @@ async function heapFigures(service: ServiceProcess): Promise<string> {
 
 /**
  * The service's RSS once SEARCHES distinct searches are cached, against its RSS at start; then after
- * MANY_SEARCHES distinct misses in all, against the first figure.
+ * MANY_SEARCHES distinct misses in all, against the first figure and against RSS when the answer
+ * cache was first full.
  */
 export async function memorySection(report: BenchReport): Promise<void> {
   report.section(`memory: RSS after ${SEARCHES.toLocaleString('en')} and ${MANY_SEARCHES.toLocaleString('en')} distinct searches, against RSS at start`);
@@ -54,6 +60,16 @@ export async function memorySection(report: BenchReport): Promise<void> {
   );
   const figuresAfterFew = await heapFigures(service);
 
+  // On in steps, to find where the answer cache is full (it holds fewer answers than searches
+  // made): growth before that point is the cache's bound at work, growth after it is not.
+  let full: { searches: number; rss: number } | undefined;
+  for (let upTo = SEARCHES + FILL_STEP; upTo < MANY_SEARCHES; upTo += FILL_STEP) {
+    await searchUpTo(upTo);
+    if ((await metricValue(service, 'answer_cache_entries')) < upTo) {
+      full = { searches: upTo, rss: service.rssMB() };
+      break;
+    }
+  }
   await searchUpTo(MANY_SEARCHES);
   const rssAfterMany = service.rssMB();
   const flat = rssAfterMany / rss;
@@ -62,6 +78,12 @@ export async function memorySection(report: BenchReport): Promise<void> {
     `${flat.toFixed(2)} (${rssAfterMany} vs ${rss} MB; ${await heapFigures(service)} vs ${figuresAfterFew})`,
     `≤ ${RSS_FLAT_GOAL}`,
     flat <= RSS_FLAT_GOAL,
+  );
+  report.figure(
+    `RSS after ${MANY_SEARCHES.toLocaleString('en')} distinct misses against once the answer cache was full`,
+    full === undefined
+      ? `the cache was not full before ${MANY_SEARCHES.toLocaleString('en')}`
+      : `${(rssAfterMany / full.rss).toFixed(2)} (${rssAfterMany} vs ${full.rss} MB, full after ${full.searches.toLocaleString('en')} searches)`,
   );
   await Promise.all([service.stop(), simulator.close()]);
 }

@@ -22,7 +22,7 @@ describe('the shared origin', () => {
     await publisher.client.publish('upstream:origin', '{"origin": "https://cut-off');
     await publisher.client.publish('upstream:origin', '{"origin": 42}');
     await createRedisOrigin(publisher).publish(choice);
-    for (let i = 0; i < 100 && followed.length === 0; i++) await sleep(10);
+    for (let i = 0; i < 500 && followed.length === 0; i++) await sleep(10);
     expect(followed).toEqual([choice]);
   });
 });

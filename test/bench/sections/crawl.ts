@@ -1,8 +1,8 @@
 import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
-import { startBareServer, startService, startSimulatorProcess, type ServiceProcess } from '../processes.js';
+import { againstBare, emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
+import { startService, startSimulatorProcess, type ServiceProcess } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
@@ -54,16 +54,10 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   const heapMB = (await metric(service, 'nodejs_heap_size_used_bytes')) / 1024 / 1024;
   report.goal(`heap used with ${SERIES.toLocaleString('en')} series held`, `${heapMB.toFixed(0)} MB (RSS ${service.rssMB()} MB)`, `≤ ${HEAP_BOUND_MB} MB (the service's bound)`, heapMB <= HEAP_BOUND_MB);
 
-  const exportUrl = `${service.origin}/export/catalog.json`;
-  const body = Buffer.from(await (await fetch(exportUrl, { headers: { 'Accept-Encoding': 'identity' } })).arrayBuffer());
-  const bare = await startBareServer(body);
-  await autocannon({ url: exportUrl, connections: 50, duration: 2 });
-  await autocannon({ url: bare.origin, connections: 50, duration: 2 });
-  const [oursTally, bareTally] = [emptyTally(), emptyTally()];
-  for (let round = 0; round < EXPORT_ROUNDS; round++) {
-    await loadRound(oursTally, exportUrl, LOAD_SECONDS / EXPORT_ROUNDS, service.pid);
-    await loadRound(bareTally, bare.origin, LOAD_SECONDS / EXPORT_ROUNDS, bare.pid);
-  }
+  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: `${service.origin}/export/catalog.json`, pid: service.pid }, LOAD_SECONDS, EXPORT_ROUNDS, {
+    warmUpSeconds: 2,
+    headers: { 'Accept-Encoding': 'identity' },
+  });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   const ratio = ours.perSecond / baseline.perSecond;
   report.goal(
@@ -72,7 +66,7 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     'ratio ≥ 0.75',
     ratio >= 0.75,
   );
-  await Promise.all([service.stop(), bare.stop(), simulator.close()]);
+  await Promise.all([service.stop(), simulator.close()]);
 
   // Cached hits of other clients while a pass runs, against the same hits once it is over.
   // The site in a process of its own: the pages it renders for the crawler must not slow the load generator here.

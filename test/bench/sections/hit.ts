@@ -1,7 +1,6 @@
-import autocannon from 'autocannon';
 import { startSimulator } from '../../simulator/server.js';
-import { alternatingRounds, tallyFigures, type LoadTally } from '../loadRounds.js';
-import { startBareServer, startService } from '../processes.js';
+import { againstBare, tallyFigures } from '../loadRounds.js';
+import { startService } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { HIT_PATH, LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
@@ -12,12 +11,7 @@ export async function hitSection(report: BenchReport): Promise<void> {
   report.section(`cache hits against a bare node:http server sending the same bytes (${HIT_ROUNDS} alternating rounds each, 50 connections)`);
   const simulator = await startSimulator({ latencyMs: LATENCY_MS });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
-  const hitUrl = service.origin + HIT_PATH;
-  const body = Buffer.from(await (await fetch(hitUrl)).arrayBuffer());
-  const bare = await startBareServer(body);
-  await autocannon({ url: hitUrl, connections: 50, duration: 3 });
-  await autocannon({ url: bare.origin, connections: 50, duration: 3 });
-  const [oursTally, bareTally] = (await alternatingRounds([{ url: hitUrl, pid: service.pid }, { url: bare.origin, pid: bare.pid }], LOAD_SECONDS, HIT_ROUNDS)) as [LoadTally, LoadTally];
+  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: service.origin + HIT_PATH, pid: service.pid }, LOAD_SECONDS, HIT_ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   const ratio = ours.perSecond / baseline.perSecond;
   const kb = (body.length / 1024).toFixed(1);
@@ -31,5 +25,5 @@ export async function hitSection(report: BenchReport): Promise<void> {
     oursP99 - bareP99 <= 5,
   );
   report.figure('server CPU per hit', `${ours.cpuMicroseconds.toFixed(0)} µs vs bare ${baseline.cpuMicroseconds.toFixed(0)} µs`);
-  await Promise.all([service.stop(), bare.stop(), simulator.close()]);
+  await Promise.all([service.stop(), simulator.close()]);
 }

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
 import { catalogSeries, plainPinyin } from '../../simulator/largeCatalog.js';
 import { startSimulator } from '../../simulator/server.js';
-import { alternatingRounds, tallyFigures, type LoadTally } from '../loadRounds.js';
-import { cpuMs, startBareServer, startService } from '../processes.js';
+import { againstBare, tallyFigures } from '../loadRounds.js';
+import { cpuMs, startService } from '../processes.js';
 import { percentile, timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
@@ -88,13 +87,7 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
   report.goal(`search miss, the service's own time (p99 of ${missMs.length} distinct searches)`, `${missP99.toFixed(1)} ms (p50 ${missP50.toFixed(1)} ms)`, '≤ 5 ms', missP99 <= 5);
   report.figure('server CPU per search miss (request, search, answer, log)', `${missCpuMicroseconds.toFixed(0)} µs`);
 
-  const hitUrl = service.origin + HIT_QUERY;
-  const body = Buffer.from(await (await fetch(hitUrl)).arrayBuffer());
-  const bare = await startBareServer(body);
-  // Warmed up as the hit section warms up, so that no round measures code still being compiled.
-  await autocannon({ url: hitUrl, connections: 50, duration: 3 });
-  await autocannon({ url: bare.origin, connections: 50, duration: 3 });
-  const [oursTally, bareTally] = (await alternatingRounds([{ url: hitUrl, pid: service.pid }, { url: bare.origin, pid: bare.pid }], SECONDS, ROUNDS)) as [LoadTally, LoadTally];
+  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, SECONDS, ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   report.goal(
     `search hit p99 minus bare p99, ${(body.length / 1024).toFixed(1)} KB body, median round`,
@@ -103,5 +96,5 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
     ours.p99 - baseline.p99 <= 5,
   );
   report.figure('server CPU per search hit', `${ours.cpuMicroseconds.toFixed(0)} µs vs bare ${baseline.cpuMicroseconds.toFixed(0)} µs`);
-  await Promise.all([service.stop(), bare.stop(), simulator.close()]);
+  await Promise.all([service.stop(), simulator.close()]);
 }

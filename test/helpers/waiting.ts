@@ -12,9 +12,9 @@ export function manualClock() {
  * fetch and parse), and fails the test if it never does: after at least ten seconds, which only a
  * hang outlasts.
  */
-export async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 1_000 && !condition(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(condition()).toBe(true);
+export async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1_000 && !(await condition()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(await condition()).toBe(true);
 }
 
 /**

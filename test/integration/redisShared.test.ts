@@ -13,7 +13,7 @@ import { createLogger, type Logger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
-import { manualClock } from '../helpers/waiting.js';
+import { manualClock, until } from '../helpers/waiting.js';
 
 // Two instances of the app on one real redis-server and one simulator, each listening on its own
 // loopback port, as two replicas behind a proxy: the quota, the answer cache, the one fetch per
@@ -401,7 +401,7 @@ describe('the chosen origin across instances', () => {
     primary.setFaults([{ kind: 'status', status: 522 }]);
     expect((await get(a, '/catalog/ongoing-series', '198.51.100.8')).status).toBe(200);
     expect((await health(a)).origin).toBe(mirror.origin);
-    for (let tries = 0; tries < 500 && (await health(b)).origin !== mirror.origin; tries++) await sleep(20);
+    await until(async () => (await health(b)).origin === mirror.origin);
     expect((await health(b)).origin).toBe(mirror.origin);
     const primaryHits = primary.hitCount();
     const fromB = await get(b, '/catalog/ongoing-series?page=3', '198.51.100.8');
@@ -409,7 +409,7 @@ describe('the chosen origin across instances', () => {
     expect(primary.hitCount()).toBe(primaryHits);
 
     const c = await instance(origins, env);
-    for (let tries = 0; tries < 500 && (await health(c)).origin !== mirror.origin; tries++) await sleep(20);
+    await until(async () => (await health(c)).origin === mirror.origin);
     expect((await health(c)).origin).toBe(mirror.origin);
   });
 });

@@ -21,6 +21,7 @@ import {
 import { tempDataDir, testClient } from '../helpers/upstreamClient.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
+import { until } from '../helpers/waiting.js';
 
 // Breaker, rate-limit pause, firewall block, mirror failover with validation and persistence,
 // the page deadline, and what /health/upstream and /metrics show. No browser is involved.
@@ -220,7 +221,7 @@ describe('mirror failover', () => {
     // This request still goes to the mirror; it starts the recheck of the primary in the background.
     expect((await client.fetchPage('/ongoing/')).url).toBe(`${mirror.origin}/ongoing/`);
     // The recheck runs in the background: until it has fetched the primary's home page and adopted it.
-    for (let tries = 0; tries < 500 && client.origin !== primary.origin; tries++) await sleep(10);
+    await until(() => client.origin === primary.origin);
     expect(client.origin).toBe(primary.origin);
     expect((await client.fetchPage('/ongoing/')).url).toBe(`${primary.origin}/ongoing/`);
   });

@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../../src/metrics.js';
 import { createRedisConnection, type RedisState } from '../../../src/redis/connection.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+import { until } from '../../helpers/waiting.js';
 
 // The connection's state against a real redis-server that dies and comes back: one log line per
 // change however many reconnects fail in between, the gauge, and commands that fail at once
@@ -20,11 +20,6 @@ afterAll(async () => {
 
 /** ioredis's refusal of a command while the connection is not ready (no offline queue): nothing was sent, nothing waited. */
 const NOT_SENT = "Stream isn't writeable and enableOfflineQueue options is false";
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let tries = 0; tries < 1000 && !condition(); tries++) await sleep(10);
-  expect(condition()).toBe(true);
-}
 
 describe('the Redis connection', () => {
   it('logs each change between up and down once, sets redis_up, refuses commands unsent while down, and reconnects', async () => {

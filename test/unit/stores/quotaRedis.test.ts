@@ -8,6 +8,7 @@ import { createRedisConnection, type RedisConnection } from '../../../src/redis/
 import { createMemoryQuota } from '../../../src/stores/quota/memory.js';
 import { RedisQuotaStore } from '../../../src/stores/quota/redis.js';
 import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
+import { until } from '../../helpers/waiting.js';
 
 // The quota's Redis store against a real redis-server that freezes or dies: memory counts on from
 // Redis's last count while it is away, and what it counted is carried into Redis when it is back,
@@ -27,11 +28,6 @@ afterAll(async () => {
   inspector.disconnect();
   await server.stop();
 });
-
-async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
-  for (let tries = 0; tries < 800 && !(await condition()); tries++) await sleep(10);
-  expect(await condition()).toBe(true);
-}
 
 async function quota(windowMs: number): Promise<{ redis: RedisConnection; store: RedisQuotaStore }> {
   const redis = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics() });

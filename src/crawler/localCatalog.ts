@@ -88,7 +88,8 @@ export interface CatalogIndex extends LocalCatalog {
 /** How often the store's revision is looked at: changes made by the crawling instance reach the others within this. */
 const SYNC_EVERY_MS = 2_000;
 
-const bySlug = <T extends { slug: string }>(a: T, b: T) => (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0);
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const bySlug = <T extends { slug: string }>(a: T, b: T) => byText(a.slug, b.slug);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function createCatalogIndex({
@@ -170,7 +171,7 @@ export function createCatalogIndex({
   function view(): CatalogView | undefined {
     if (!synced) return undefined;
     if (builtView !== undefined) return builtView;
-    const slugs = [...held.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const slugs = [...held.keys()].sort(byText);
     let updatedAt = '';
     for (const stamp of stamps.values()) if (stamp > updatedAt) updatedAt = stamp;
     for (const { removedAt } of removed.values()) if (removedAt > updatedAt) updatedAt = removedAt;

@@ -1,9 +1,15 @@
 import type { StaleReason } from '../contract/schemas.js';
 import type { CachedAnswer } from './cache.js';
 
-/** An answer plus what the upstream did to produce it (logged on a miss); none for an answer from the local catalog. */
-export interface CatalogAnswer extends CachedAnswer {
-  upstream?: { url: string; status: number; attempts: number; durationMs: number };
+/** A catalog answer as the cache holds it: the bytes to send and what Age, freshness and 304s need. */
+export type CatalogAnswer = CachedAnswer;
+
+/** What the upstream did to produce an answer fetched here: logged with the miss that waited for it. */
+export interface UpstreamFacts {
+  url: string;
+  status: number;
+  attempts: number;
+  durationMs: number;
 }
 
 /**

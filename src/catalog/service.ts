@@ -6,7 +6,7 @@ import type { FetchPriority, UpstreamClient, UpstreamPage } from '../upstream/cl
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { AnswersStore } from './answersStore.js';
 import { StaleReason, type ErrorCode } from '../contract/schemas.js';
-import { staleAnswer, type CatalogAnswer } from './answer.js';
+import { staleAnswer, type CatalogAnswer, type UpstreamFacts } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
 import { checkParseRoom, parsePage } from './pageParser.js';
@@ -18,6 +18,8 @@ export interface CatalogResult {
   cacheStatus: CacheStatus;
   /** Set when the fetch failed and `answer` is the last good one kept: the failure's code. */
   staleReason?: StaleReason;
+  /** Set on a MISS whose answer this instance fetched (the miss's own fetch, or one it joined): what the upstream did. */
+  upstream?: UpstreamFacts;
 }
 
 /** Since when answers have been served from the last good copies, without a successful fetch since. */
@@ -97,6 +99,11 @@ const FAILED_PAGES_MAX = 1_000;
 export const FAILED_FETCH_RETRY_MS = 10_000;
 // Keys whose last good answer stands in, remembered at once; beyond it the oldest go the whole way again.
 const FAILED_FETCHES_MAX = 10_000;
+// Answers fetched here whose upstream facts are remembered, the latest first. The misses that waited
+// for a fetch read its facts as soon as it is done (the answer store's write to Redis aside, in the
+// same turn of the event loop), and fetches at once are bounded by the upstream's connection turns
+// and the parse queue, far below this.
+const FETCHES_REMEMBERED = 256;
 
 /**
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
@@ -135,8 +142,11 @@ export function createCatalogService({
   codeOf,
   onStale = () => undefined,
 }: CatalogServiceDeps): CatalogService {
-  // Answers this instance fetched itself (a MISS); others came from another instance through Redis.
-  const fetchedHere = new WeakSet<CatalogAnswer>();
+  // The latest answers this instance fetched itself (a MISS), with what the upstream did; others came
+  // from the answers store (DATA_DIR, or another instance through Redis). Kept beside the cache, not
+  // in its entries: a hit never reads them, and in every entry they took ~180 B of heap (a third
+  // of an empty search answer's JS objects), and a per-answer WeakSet another ~40 B.
+  const fetchedHere = new LRUCache<CatalogAnswer, UpstreamFacts>({ max: FETCHES_REMEMBERED });
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
   // Keys whose last background refresh failed because of the upstream, and its code (see `served`).
@@ -160,7 +170,7 @@ export function createCatalogService({
     return key;
   };
 
-  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>, priority: FetchPriority): Promise<CatalogAnswer> {
+  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>, priority: FetchPriority): Promise<{ answer: CatalogAnswer; upstream: UpstreamFacts }> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
     const typedInput = input as never;
     // No fetch for a page that could not be parsed soon: the site is not asked for nothing.
@@ -177,13 +187,13 @@ export function createCatalogService({
     const { content } = parsed;
     const fetchedAt = now();
     const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
-    return {
+    const answer: CatalogAnswer = {
       body: ownBuffer(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
       etag: `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`,
       fetchedAt,
       ttlSeconds: ttlSeconds(endpoint),
-      upstream: { url: page.url, status: page.status, attempts: page.attempts, durationMs },
     };
+    return { answer, upstream: { url: page.url, status: page.status, attempts: page.attempts, durationMs } };
   }
 
   /** The endpoint's upstream page; on a 404, its fallback page once, where it has one. */
@@ -206,8 +216,8 @@ export function createCatalogService({
       const failed = failedPages.get(key);
       if (failed !== undefined) return Promise.reject(failed);
       return fetchAnswer(endpoint, input, priority).then(
-        (answer) => {
-          fetchedHere.add(answer);
+        ({ answer, upstream }) => {
+          fetchedHere.set(answer, upstream);
           return answer;
         },
         (error: unknown) => {
@@ -361,8 +371,10 @@ export function createCatalogService({
     } catch (error) {
       return afterFailure(key, error);
     }
+    const upstream = fetchedHere.get(answer);
+    if (upstream !== undefined) return { answer, cacheStatus: 'MISS', upstream };
     // An answer kept here or by another instance: a hit (or stale, and refreshed).
-    const freshness = fetchedHere.has(answer) ? undefined : cache.freshness(answer);
+    const freshness = cache.freshness(answer);
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 

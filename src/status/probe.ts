@@ -34,11 +34,11 @@ export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: Pro
   const took = () => Math.round(performance.now() - started);
   try {
     // Newer than now: with REDIS_URL, an answer another instance stored earlier proves nothing.
-    const { answer, staleReason } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
+    const { staleReason, upstream: fetched } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
     if (staleReason === SERVICE_BUSY) return null;
     // The last good answer standing in for a failed fetch: the upstream is down all the same.
     if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
-    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: answer.upstream === undefined ? upstream.origin : new URL(answer.upstream.url).origin };
+    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: fetched === undefined ? upstream.origin : new URL(fetched.url).origin };
   } catch (error) {
     const code = errorCodeOf(error);
     if (code === SERVICE_BUSY) return null;

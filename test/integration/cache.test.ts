@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
@@ -82,11 +83,19 @@ describe('the answer cache over HTTP', () => {
   });
 
   it('shares one upstream fetch among 100 concurrent cold requests for one key', async () => {
-    stack = await startTestStack({ simulator: { latencyMs: 300 } });
+    const lines: Array<{ msg: string; cache?: string; upstream?: { url: string; status: number; attempts: number } }> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) });
+    stack = await startTestStack({ simulator: { latencyMs: 300 }, logger });
     const responses = await Promise.all(Array.from({ length: 100 }, () => request(stack!.app).get('/catalog/popular-series')));
     expect(responses.map((response) => response.status)).toEqual(Array(100).fill(200));
     expect(new Set(responses.map((response) => response.text)).size).toBe(1);
     expect(stack.simulator.hitCount()).toBe(1);
+    // Every request waited for the one fetch: each is a MISS and logs what the upstream did; a hit after logs nothing of it.
+    expect(new Set(responses.map((response) => response.headers['x-cache']))).toEqual(new Set(['MISS']));
+    await request(stack.app).get('/catalog/popular-series').expect('X-Cache', 'HIT');
+    const logged = lines.filter((line) => line.msg === 'request').map(({ cache, upstream }) => ({ cache, upstream: upstream && { ...upstream, durationMs: undefined } }));
+    const fetched = { url: responses[0]!.body.meta.source as string, status: 200, attempts: 1, durationMs: undefined };
+    expect(logged).toEqual([...Array.from({ length: 100 }, () => ({ cache: 'MISS', upstream: fetched })), { cache: 'HIT', upstream: undefined }]);
   });
 
   it('serves a stale answer at once past its TTL and refreshes it once in the background', async () => {

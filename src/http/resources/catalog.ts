@@ -27,7 +27,7 @@ export function catalogResource(catalog: CatalogService, now: () => number): Api
       etag: result.answer.etag,
       headers: cacheHeaders(result, ageSeconds),
       cacheStatus: result.cacheStatus,
-      upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
+      upstream: result.upstream,
     };
     if (result.cacheStatus !== 'MISS') served.set(result.answer, { ageSeconds, representation: fresh });
     return fresh;

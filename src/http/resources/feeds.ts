@@ -37,7 +37,7 @@ export function feedResource(feeds: FeedService, origin: OriginRule, now: () => 
     lastModified: model.updated.toUTCString(),
     headers: [...cacheHeaders(result, ageSecondsOf(result.answer, now())), ...vary],
     cacheStatus: result.cacheStatus,
-    upstream: result.cacheStatus === 'MISS' ? result.answer.upstream : undefined,
+    upstream: result.upstream,
   });
   return {
     segment: 'feeds',

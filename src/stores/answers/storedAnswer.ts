@@ -2,19 +2,19 @@ import { z } from 'zod';
 import type { CatalogAnswer } from '../../catalog/answer.js';
 
 // One stored form of an answer for every place that keeps one (Redis, the DATA_DIR file): one line
-// of JSON with its ETag, fetchedAt, TTL and upstream facts, then the ready-to-send bytes as they
-// are (JSON never holds a raw newline, so the first newline ends the header).
+// of JSON with its ETag, fetchedAt and TTL, then the ready-to-send bytes as they are (JSON never
+// holds a raw newline, so the first newline ends the header). Answers stored with the upstream's
+// facts in the header (as they once were) read the same: the parse drops what it does not know.
 
 const Header = z.object({
   etag: z.string(),
   fetchedAt: z.number(),
   ttlSeconds: z.number(),
-  upstream: z.object({ url: z.string(), status: z.number(), attempts: z.number(), durationMs: z.number() }),
 });
 const NEWLINE = 0x0a;
 
-export function encodeAnswer({ body, etag, fetchedAt, ttlSeconds, upstream }: CatalogAnswer): Buffer {
-  return Buffer.concat([Buffer.from(`${JSON.stringify({ etag, fetchedAt, ttlSeconds, upstream })}\n`), body]);
+export function encodeAnswer({ body, etag, fetchedAt, ttlSeconds }: CatalogAnswer): Buffer {
+  return Buffer.concat([Buffer.from(`${JSON.stringify({ etag, fetchedAt, ttlSeconds })}\n`), body]);
 }
 
 /** The answer stored as `stored`; undefined for anything not of that form. The body is a view of `stored`, not a copy. */

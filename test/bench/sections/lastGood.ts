@@ -65,7 +65,6 @@ function kinds(): Kind[] {
       etag: 'W/"bench"',
       fetchedAt,
       ttlSeconds: 600,
-      upstream: { url: url.href, status: 200, attempts: 1, durationMs: 300 },
     };
     return { html: page.html, parse, answer };
   });

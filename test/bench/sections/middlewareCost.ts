@@ -41,7 +41,7 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
   const metrics = createMetrics();
   const endpoint = endpoints.find((entry) => entry.path === '/catalog/ongoing-series')!;
   const answer = {
-    answer: { body: Buffer.alloc(8 * 1024, 'x'), etag: 'W/"abcdefghijklmnopqrstuvwxyz0"', fetchedAt: Date.now(), ttlSeconds: 600, upstream: { url: '', status: 200, attempts: 1, durationMs: 1 } },
+    answer: { body: Buffer.alloc(8 * 1024, 'x'), etag: 'W/"abcdefghijklmnopqrstuvwxyz0"', fetchedAt: Date.now(), ttlSeconds: 600 },
     cacheStatus: 'HIT' as const,
   };
   const pieces: Array<[string, (req: IncomingMessage, res: ServerResponse) => unknown]> = [

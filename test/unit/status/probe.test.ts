@@ -18,12 +18,16 @@ function probeWith(fetch: () => Promise<CatalogResult>) {
   });
 }
 
-const answer = { upstream: { url: `${ORIGIN}/` } } as unknown as CatalogResult['answer'];
+const MIRROR = 'https://mirror.site.example';
+const answer = {} as CatalogResult['answer'];
 
 describe('status probe', () => {
-  it('records the site up when the home page is fetched', async () => {
-    const record = await probeWith(async () => ({ answer, cacheStatus: 'MISS' }));
-    expect(record).toMatchObject({ kind: 'probe', at: AT, outcome: 'up', code: null, origin: ORIGIN });
+  it('records the site up when the home page is fetched, with the origin that answered', async () => {
+    const fetched = await probeWith(async () => ({ answer, cacheStatus: 'MISS', upstream: { url: `${MIRROR}/`, status: 200, attempts: 2, durationMs: 40 } }));
+    expect(fetched).toMatchObject({ kind: 'probe', at: AT, outcome: 'up', code: null, origin: MIRROR });
+    // An answer another instance fetched (through Redis) says nothing of the origin: the one in use.
+    const joined = await probeWith(async () => ({ answer, cacheStatus: 'HIT' }));
+    expect(joined).toMatchObject({ outcome: 'up', origin: ORIGIN });
   });
 
   it("records the site down, with the failure's code, when the site fails", async () => {

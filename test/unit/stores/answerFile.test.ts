@@ -16,7 +16,6 @@ function answer(fetchedAt: number, text: string): CatalogAnswer {
     etag: `W/"${text.length}-${fetchedAt}"`,
     fetchedAt,
     ttlSeconds: 600,
-    upstream: { url: 'https://upstream.example/x/', status: 200, attempts: 1, durationMs: 12 },
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerCache, type CachedAnswer } from '../../../src/catalog/cache.js';
+import { AnswerCache, ENTRY_OVERHEAD_BYTES, type CachedAnswer } from '../../../src/catalog/cache.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
@@ -104,15 +104,22 @@ describe('AnswerCache', () => {
     expect(cache.lookup('k')?.answer.etag).toBe('W/"good"');
   });
 
+  it('counts an entry as its body, etag and key plus the measured cost of holding one', async () => {
+    const { cache } = setup();
+    await cache.load('key', async () => answer('x'.repeat(280)));
+    // 280 body bytes + 12-byte etag (W/"xxxxxxxx") + 3-byte key + 1,200 B of objects, native bookkeeping and heap room.
+    expect(cache.size).toEqual({ entries: 1, bytes: 1_495 });
+  });
+
   it('is bounded by bytes and evicts the least recently used answers first', async () => {
-    // Each entry: 1,000 body bytes + 12-byte etag + key + 850 bytes of bookkeeping = 1,863 bytes.
-    const { cache } = setup({ maxBytes: 6_000 });
+    // Each entry: 1,000 body bytes + 12-byte etag + 1-byte key + the overhead; room for three, not four.
+    const entryBytes = 1_000 + 12 + 1 + ENTRY_OVERHEAD_BYTES;
+    const { cache } = setup({ maxBytes: 4 * entryBytes - 1 });
     for (const key of ['a', 'b', 'c']) await cache.load(key, async () => answer(key.repeat(1000)));
-    expect(cache.size.entries).toBe(3);
+    expect(cache.size).toEqual({ entries: 3, bytes: 3 * entryBytes });
     cache.lookup('a');
     await cache.load('d', async () => answer('d'.repeat(1000)));
-    expect(cache.size.entries).toBe(3);
-    expect(cache.size.bytes).toBeLessThanOrEqual(6_000);
+    expect(cache.size).toEqual({ entries: 3, bytes: 3 * entryBytes });
     expect(cache.lookup('b')).toBeUndefined();
     expect(cache.lookup('a')?.answer.body.length).toBe(1000);
     expect(cache.lookup('d')?.answer.body.length).toBe(1000);

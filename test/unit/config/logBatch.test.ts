@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { batchPerTurn, type LogDestination } from '../../../src/config/logBatch.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { batchLines, LOG_BATCH_MS, type LogDestination } from '../../../src/config/logBatch.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -9,7 +9,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 function recordingDestination() {
   const events: string[] = [];
   const destination: LogDestination = {
-    write: (chunk) => events.push(`write ${chunk}`) > 0,
+    write: (chunk) => events.push(`write ${chunk.toString('utf8')}`) > 0,
     flush: (callback) => {
       events.push('flush');
       callback();
@@ -19,33 +19,54 @@ function recordingDestination() {
   return { destination, events };
 }
 
-const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+describe('batchLines', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-describe('batchPerTurn', () => {
-  it('hands the lines of one turn to the destination as one write, in order, after the turn', async () => {
+  it('hands the lines of a batch to the destination as one write, in order, once its first line is LOG_BATCH_MS old', () => {
     const { destination, events } = recordingDestination();
-    const batch = batchPerTurn(destination);
+    const batch = batchLines(destination);
     batch.write('a\n');
+    vi.advanceTimersByTime(LOG_BATCH_MS - 1);
     batch.write('b\n');
     expect(events).toEqual([]);
-    await nextTurn();
+    vi.advanceTimersByTime(1);
+    expect(events).toEqual(['write a\nb\n']);
     batch.write('c\n');
-    await nextTurn();
+    vi.advanceTimersByTime(LOG_BATCH_MS);
     expect(events).toEqual(['write a\nb\n', 'write c\n']);
   });
 
-  it('hands the waiting lines over before flushing, and writes nothing twice', async () => {
+  it('hands a full batch over at once, and a line longer than a batch alone, keeping the order', () => {
     const { destination, events } = recordingDestination();
-    const batch = batchPerTurn(destination);
-    batch.write('a\n');
-    await new Promise((resolve) => batch.flush(resolve));
-    batch.write('b\n');
-    batch.flushSync();
-    await nextTurn();
-    expect(events).toEqual(['write a\n', 'flush', 'write b\n', 'flushSync']);
+    // A line may take 3 bytes per character in UTF-8: one of 4 characters fills 12 bytes.
+    const batch = batchLines(destination, { batchBytes: 12 });
+    batch.write('abc\n');
+    expect(events).toEqual([]);
+    batch.write('dé\n');
+    expect(events).toEqual(['write abc\n']);
+    batch.write('a line longer than the batch\n');
+    expect(events).toEqual(['write abc\n', 'write dé\n', 'write a line longer than the batch\n']);
+    vi.advanceTimersByTime(LOG_BATCH_MS);
+    expect(events).toHaveLength(3);
   });
 
-  it('writes the lines of the last turn when the process exits in it', () => {
+  it('hands the waiting lines over before flushing, and writes nothing twice', () => {
+    const { destination, events } = recordingDestination();
+    const batch = batchLines(destination);
+    batch.write('a\n');
+    batch.flush(() => events.push('flushed'));
+    batch.write('b\n');
+    batch.flushSync();
+    vi.advanceTimersByTime(LOG_BATCH_MS);
+    expect(events).toEqual(['write a\n', 'flush', 'flushed', 'write b\n', 'flushSync']);
+  });
+
+  it('writes the waiting lines when the process exits', () => {
     const script = `
       import { createLogger } from './src/config/logger.ts';
       const logger = createLogger('info');

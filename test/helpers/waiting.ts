@@ -18,6 +18,14 @@ export async function until(condition: () => boolean | Promise<boolean>): Promis
 }
 
 /**
+ * Waits until a service says Redis is `state` on /health/upstream, as `healthOf` reads that body
+ * (through supertest or over the network): what a test waits for after starting or stopping Redis.
+ */
+export function untilRedisIs(healthOf: () => Promise<{ redis?: unknown }>, state: 'up' | 'down'): Promise<void> {
+  return until(async () => (await healthOf()).redis === state);
+}
+
+/**
  * `until` for a test whose timers are faked: it polls on node:timers/promises, which vi.useFakeTimers
  * leaves real, so it moves no faked time (vi.waitFor would) and still gives up, after ten seconds.
  */

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
-import { manualClock } from '../helpers/waiting.js';
+import { manualClock, untilRedisIs } from '../helpers/waiting.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
 // Last good answers across instances on one real redis-server: what one instance fetched, any other
@@ -36,17 +35,12 @@ afterEach(async () => {
 async function instance(): Promise<TestStack> {
   const stack = await startTestStack({ sharedSimulator: site, env: { REDIS_URL: redis.url }, now: clock.now });
   stacks.push(stack);
-  await redisIs(stack, 'up');
+  await untilRedisIs(healthOf(stack), 'up');
   return stack;
 }
 
-async function redisIs(stack: TestStack, state: 'up' | 'down'): Promise<void> {
-  for (let tries = 0; tries < 600; tries++) {
-    if ((await request(stack.app).get('/health/upstream')).body.redis === state) return;
-    await sleep(25);
-  }
-  throw new Error(`redis never became ${state}`);
-}
+/** /health/upstream's body, as the stack answers it. */
+const healthOf = (stack: TestStack) => async () => (await request(stack.app).get('/health/upstream')).body as { redis?: unknown };
 
 describe('last good answers with REDIS_URL', () => {
   it("serves on one instance, marked stale, what another fetched; a Redis outage costs it only the answers it never read", async () => {
@@ -64,7 +58,7 @@ describe('last good answers with REDIS_URL', () => {
     expect(fromA.body.meta.stale).toEqual({ since: fetched.body.meta.fetchedAt, reason: 'UPSTREAM_ERROR' });
 
     await redis.kill();
-    await Promise.all([redisIs(a, 'down'), redisIs(b, 'down')]);
+    await Promise.all([untilRedisIs(healthOf(a), 'down'), untilRedisIs(healthOf(b), 'down')]);
     // B read the series once: its own copy stands in. It never read the genres: only A has them.
     expect((await request(b.app).get(SERIES)).body.data).toEqual(fetched.body.data);
     const notRead = await request(b.app).get(GENRES);

@@ -13,7 +13,7 @@ import { createLogger, type Logger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
-import { manualClock, until } from '../helpers/waiting.js';
+import { manualClock, until, untilRedisIs } from '../helpers/waiting.js';
 
 // Two instances of the app on one real redis-server and one simulator, each listening on its own
 // loopback port, as two replicas behind a proxy: the quota, the answer cache, the one fetch per
@@ -79,7 +79,7 @@ async function instance(origins: string[], env: Record<string, string> = {}, log
       await app.close();
     },
   });
-  await redisStateIs(base, 'up');
+  await untilRedisIs(() => health({ base }), 'up');
   return { app, server, base };
 }
 
@@ -99,19 +99,10 @@ async function get(on: Instance, path: string, client: string, deadlineMs = DEAD
   return { status: response.status, headers: response.headers, body: await response.text() };
 }
 
-async function health(on: Instance) {
+async function health(on: Pick<Instance, 'base'>) {
   return (await (await fetch(`${on.base}/health/upstream`)).json()) as { redis: string; origin: string };
 }
 
-async function redisStateIs(base: string, state: string): Promise<void> {
-  // Generous: only a state that never comes ends it; a loaded machine stretches each try.
-  for (let tries = 0; tries < 600; tries++) {
-    const body = (await (await fetch(`${base}/health/upstream`)).json()) as { redis: string };
-    if (body.redis === state) return;
-    await sleep(25);
-  }
-  throw new Error(`redis never became ${state} on ${base}`);
-}
 
 describe('the quota across instances', () => {
   it('lets exactly RATE_LIMIT_MAX of 200 concurrent requests from one client through, spread over both', async () => {
@@ -236,7 +227,7 @@ describe('a Redis outage', () => {
     // Requests through the loss of Redis, and then 20 more with both instances on memory.
     while (answered < 20) await sleep(10);
     await redisServer.kill();
-    await Promise.all([redisStateIs(a.base, 'down'), redisStateIs(b.base, 'down')]);
+    await Promise.all([untilRedisIs(() => health(a), 'down'), untilRedisIs(() => health(b), 'down')]);
     for (const enough = answered + 20; answered < enough; ) await sleep(10);
     stop = true;
     await Promise.all(traffic);
@@ -254,7 +245,7 @@ describe('a Redis outage', () => {
     expect(metrics).toContain('redis_up 0');
 
     await redisServer.restart();
-    await Promise.all([redisStateIs(a.base, 'up'), redisStateIs(b.base, 'up')]);
+    await Promise.all([untilRedisIs(() => health(a), 'up'), untilRedisIs(() => health(b), 'up')]);
     expect((await fetch(`${a.base}/metrics`).then((response) => response.text()))).toContain('redis_up 1');
     // Shared again: one count for both instances, and A's fetch is B's hit.
     expect((await get(a, '/catalog/genres', '198.51.100.7')).headers.get('x-ratelimit-remaining')).toBe('999');
@@ -288,7 +279,7 @@ describe('the quota across a Redis loss', () => {
     expect([granted.get(heavy), granted.get(light)]).toEqual([60, 30]);
 
     await redisServer.kill();
-    await Promise.all([redisStateIs(a.base, 'down'), redisStateIs(b.base, 'down')]);
+    await Promise.all([untilRedisIs(() => health(a), 'down'), untilRedisIs(() => health(b), 'down')]);
     await send(heavy, 2 * quota);
     await send(light, 20);
     // Each instance counts on from the last count Redis gave it (A 59 and B 60 for the heavy client).
@@ -296,7 +287,7 @@ describe('the quota across a Redis loss', () => {
     expect(granted.get(light)).toBe(50);
 
     await redisServer.restart();
-    await Promise.all([redisStateIs(a.base, 'up'), redisStateIs(b.base, 'up')]);
+    await Promise.all([untilRedisIs(() => health(a), 'up'), untilRedisIs(() => health(b), 'up')]);
     await send(heavy, 2 * quota);
     await send(light, quota);
     // Redis came back empty; each instance added what it counted meanwhile, never leaving the
@@ -340,7 +331,7 @@ describe('a frozen Redis', () => {
       // Traffic under way before the freeze.
       while (hits.length < 8) await sleep(10);
       redisServer.freeze();
-      await redisStateIs(a.base, 'down');
+      await untilRedisIs(() => health(a), 'down');
       const downLogged = logged.length;
       seenDown = true;
       // Every client gets answers while Redis stays frozen (a hit waiting for Redis would get none until the thaw below).
@@ -365,7 +356,7 @@ describe('a frozen Redis', () => {
       redisServer.thaw();
       await Promise.all(traffic);
     }
-    await redisStateIs(a.base, 'up');
+    await untilRedisIs(() => health(a), 'up');
     expect(await (await fetch(`${a.base}/metrics`)).text()).toMatch(/^redis_up 1$/m);
     expect(logged.filter((line) => line.msg.startsWith('redis up'))).toHaveLength(2);
     // Counting in Redis again: a new client's count is the key's.
@@ -379,7 +370,7 @@ describe('a frozen Redis', () => {
     const a = await instance([(await simulator()).origin], {}, logger);
     redisServer.freeze();
     try {
-      await redisStateIs(a.base, 'down');
+      await untilRedisIs(() => health(a), 'down');
       // No request used Redis: the connection's own heartbeat went unanswered, and the silence dropped it.
       expect(logged.filter((line) => line.msg.startsWith('redis down')).map((line) => line.err?.message)).toEqual([
         expect.stringMatching(/didn't receive any in 1500ms/),
@@ -387,7 +378,7 @@ describe('a frozen Redis', () => {
     } finally {
       redisServer.thaw();
     }
-    await redisStateIs(a.base, 'up');
+    await untilRedisIs(() => health(a), 'up');
   });
 });
 

@@ -71,15 +71,18 @@ describe('the challenge wall and the Chromium solver', () => {
     const simulator = await walledSite();
     const client = solvingClient(simulator);
     const paths = ['/', '/ongoing/', '/ongoing/page/2/', '/seri/?order=popular&page=1', '/?s=soul'];
+    // Passes of requests made with the handed-over cookie; the solving browser's own reload of the
+    // page (same-origin) may reach the site before or after the solve is handed over, so it is left out.
+    const handedOverPasses = () => simulator.wallStats().passed - simulator.wallStats().passedSameOrigin;
     await client.fetchPage('/');
-    const passedAfterSolve = simulator.wallStats().passed;
+    const passedAfterSolve = handedOverPasses();
     for (let round = 0; round < 6; round++) {
       for (const path of paths) expect((await client.fetchPage(path)).status).toBe(200);
     }
     expect(simulator.wallStats().solved).toBe(1);
     expect(client.status().solves.ok).toBe(1);
     // Each of the 30 pages went through axios with the handed-over cookie, unchallenged.
-    expect(simulator.wallStats().passed - passedAfterSolve).toBe(30);
+    expect(handedOverPasses() - passedAfterSolve).toBe(30);
     expect(simulator.wallStats().challenged).toBe(2);
   });
 

@@ -210,7 +210,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setWall: (wallOptions) => {
       wall = wallOptions ? createWall(wallOptions) : null;
     },
-    wallStats: () => ({ ...(wall?.stats ?? { challenged: 0, solved: 0, rejected: 0, passed: 0 }) }),
+    wallStats: () => ({ ...(wall?.stats ?? { challenged: 0, solved: 0, rejected: 0, passed: 0, passedSameOrigin: 0 }) }),
     mintClearance: (ip, userAgent) => {
       if (wall === null) throw new Error('mintClearance needs a wall');
       return wall.mintClearance(ip, userAgent);

@@ -35,6 +35,8 @@ export interface WallStats {
   rejected: number;
   /** Requests let through with a valid clearance. */
   passed: number;
+  /** Of those, the requests a page of the site made itself (Sec-Fetch-Site: same-origin), such as the challenge's reload in the solving browser. */
+  passedSameOrigin: number;
 }
 
 const CHALLENGE_SCRIPT_PATH = '/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1';
@@ -98,7 +100,7 @@ export function createWall(input: WallOptions = {}): Wall {
   };
   const { now } = options;
   const secret = randomBytes(32);
-  const stats: WallStats = { challenged: 0, solved: 0, rejected: 0, passed: 0 };
+  const stats: WallStats = { challenged: 0, solved: 0, rejected: 0, passed: 0, passedSameOrigin: 0 };
   const sign = (...parts: string[]) => createHmac('sha256', secret).update(parts.join('|')).digest('base64url');
   const userAgentOf = (req: IncomingMessage) => req.headers['user-agent'] ?? '';
 
@@ -121,6 +123,7 @@ export function createWall(input: WallOptions = {}): Wall {
     if (!same(signature, sign(expires, clientIp(req), userAgentOf(req)))) return false;
     if (options.handOff === 'browser-only' && req.headers['sec-fetch-site'] !== 'same-origin') return false;
     stats.passed++;
+    if (req.headers['sec-fetch-site'] === 'same-origin') stats.passedSameOrigin++;
     return true;
   }
 

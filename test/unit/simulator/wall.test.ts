@@ -53,12 +53,14 @@ describe('the wall', () => {
     expect(setCookie).toMatch(/^cf_clearance=\d+\.[\w-]+; Path=\/; Expires=.+; HttpOnly$/);
     const cookie = setCookie.split(';')[0] as string;
     expect((await get('/ongoing/', { cookie })).status).toBe(200);
+    expect((await get('/ongoing/', { cookie, 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     expect((await get('/ongoing/', { cookie, 'user-agent': 'curl/8.0' })).status).toBe(403);
     expect(simulator.wallStats()).toEqual({
       challenged: before.challenged + 2,
       solved: before.solved + 1,
       rejected: before.rejected + 2,
-      passed: before.passed + 1,
+      passed: before.passed + 2,
+      passedSameOrigin: before.passedSameOrigin + 1,
     });
   });
 

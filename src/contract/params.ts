@@ -111,8 +111,7 @@ export function choiceParam<const Value extends string, const Absent extends Val
 }
 
 /** Where a search looks: the site's own search (titles only), or this service's copy of the catalog (every name). */
-export const SEARCH_SOURCES = ['site', 'catalog'] as const;
-export type SearchSource = (typeof SEARCH_SOURCES)[number];
+const SEARCH_SOURCES = ['site', 'catalog'] as const;
 
 const searchSource = choiceParam('source', SEARCH_SOURCES, 'Where to search', {
   absent: 'site',

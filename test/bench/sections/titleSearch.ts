@@ -12,16 +12,23 @@ const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const HIT_QUERY = '/catalog/search?q=sword&source=catalog';
 /** Distinct searches, each asked once: every one a miss of the cache, answered by the title index. */
 const MISS_COUNT = 300;
+/** Series between two whose names make the queries of one set; the sets start at different series. */
+const SERIES_STEP = 7;
+/** Where the warm-up's queries and the measured ones start among the series, so that they come from different series. */
+const [WARM_UP_FIRST, MEASURED_FIRST] = [3, 0];
 /** CPU time (ms) per second under which the service counts as idle. */
 const IDLE_CPU_MS_PER_S = 50;
 /** The first pass of 2,000 series with no interval: generous for a shared machine. */
 const CRAWL_DEADLINE_MS = 10 * 60_000;
 
-/** Queries of every kind the index serves: Chinese, pinyin, a title's word prefixes, one typo, upper case. */
-function missQueries(): string[] {
+/**
+ * Queries of every kind the index serves (Chinese, pinyin, a title's word prefixes, one typo, upper
+ * case), from every SERIES_STEP-th series from `first` on, none of them in `besides`.
+ */
+function missQueries(first: number, besides: ReadonlySet<string> = new Set()): string[] {
   const series = catalogSeries(CATALOG_SIZE);
   const queries = new Set<string>();
-  for (let index = 0; queries.size < MISS_COUNT; index += 7) {
+  for (let index = first; queries.size < MISS_COUNT; index += SERIES_STEP) {
     const item = series[index % series.length]!;
     const words = item.title.split(' ');
     const kinds = [
@@ -31,9 +38,10 @@ function missQueries(): string[] {
       words.map((word) => (word.length >= 5 ? `${word.slice(0, 2)}x${word.slice(3)}` : word)).join(' '),
       item.title.toUpperCase(),
     ];
-    queries.add(kinds[index % kinds.length]!.toLowerCase().replace(/\s+/g, ' ').trim());
+    const query = kinds[index % kinds.length]!.toLowerCase().replace(/\s+/g, ' ').trim();
+    if (!besides.has(query)) queries.add(query);
   }
-  return [...queries].map((query) => `/catalog/search?q=${encodeURIComponent(query)}&source=catalog`);
+  return [...queries];
 }
 
 /**
@@ -72,20 +80,38 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
   };
   while (!(await idle())) if (performance.now() - crawlStarted > CRAWL_DEADLINE_MS) throw new Error('the service never went idle after the crawl');
 
-  const paths = missQueries();
-  // CPU per miss barely moves with what else the machine runs; the logged times do.
-  const cpuBefore = cpuMs(service.pid);
-  for (const path of paths) await timedGet(service.origin + path);
-  const missCpuMicroseconds = ((cpuMs(service.pid) - cpuBefore) * 1000) / paths.length;
-  await sleep(200);
-  const measured = new Set(paths);
-  const missMs = service
-    .logs()
-    .filter((entry) => entry.msg === 'request' && measured.has(entry.url as string) && (entry.status as number) === 200)
-    .map((entry) => entry.durationMs as number);
-  const [missP50, missP99] = [percentile(missMs, 0.5), percentile(missMs, 0.99)];
-  report.goal(`search miss, the service's own time (p99 of ${missMs.length} distinct searches)`, `${missP99.toFixed(1)} ms (p50 ${missP50.toFixed(1)} ms)`, '≤ 5 ms', missP99 <= 5);
-  report.figure('server CPU per search miss (request, search, answer, log)', `${missCpuMicroseconds.toFixed(0)} µs`);
+  // Two sets of distinct searches, each a miss: the first ones of a fresh process run while V8
+  // compiles the search code on another thread (~40 optimizing compiles of the index's and the
+  // library's functions, which on two shared cores take the CPU a request waits for), so they are
+  // reported apart, as the cold start; the bound is on the next ones, as the hit sections measure
+  // after their warm-up.
+  const warmUp = missQueries(WARM_UP_FIRST);
+  const measured = missQueries(MEASURED_FIRST, new Set(warmUp));
+  const missTimes = async (queries: string[]) => {
+    const paths = queries.map((query) => `/catalog/search?q=${encodeURIComponent(query)}&source=catalog`);
+    // CPU per miss barely moves with what else the machine runs; the logged times do.
+    const cpuBefore = cpuMs(service.pid);
+    for (const path of paths) await timedGet(service.origin + path);
+    const cpuMicroseconds = ((cpuMs(service.pid) - cpuBefore) * 1000) / paths.length;
+    // The log's lines are written in batches, at most 20 ms after they are logged.
+    await sleep(200);
+    const asked = new Set(paths);
+    const ms = service
+      .logs()
+      .filter((entry) => entry.msg === 'request' && asked.has(entry.url as string) && (entry.status as number) === 200)
+      .map((entry) => entry.durationMs as number);
+    return { ms, p50: percentile(ms, 0.5), p99: percentile(ms, 0.99), cpuMicroseconds };
+  };
+  const cold = await missTimes(warmUp);
+  const miss = await missTimes(measured);
+  report.goal(
+    `search miss after the first ${MISS_COUNT} of the process, the service's own time (p99 of ${miss.ms.length} other distinct searches)`,
+    `${miss.p99.toFixed(1)} ms (p50 ${miss.p50.toFixed(1)} ms)`,
+    '≤ 5 ms',
+    miss.p99 <= 5,
+  );
+  report.figure(`the first ${cold.ms.length} distinct searches of the process (cold start)`, `p99 ${cold.p99.toFixed(1)} ms (p50 ${cold.p50.toFixed(1)} ms), ${cold.cpuMicroseconds.toFixed(0)} µs CPU per miss`);
+  report.figure('server CPU per search miss after the first ones (request, search, answer, log)', `${miss.cpuMicroseconds.toFixed(0)} µs`);
 
   const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, SECONDS, ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];

@@ -35,14 +35,15 @@ export function batchLines(destination: LogDestination, { intervalMs = LOG_BATCH
   // One buffer per logger, allocated at its first line (a silent logger holds none), reused by every batch.
   let buffer: Buffer | undefined;
   let used = 0;
+  // Set while a batch is open: from its first line until it is handed over.
   let timer: NodeJS.Timeout | undefined;
   const handOver = () => {
     clearTimeout(timer);
     timer = undefined;
     waiting.delete(batch);
-    if (used === 0) return;
+    if (buffer === undefined || used === 0) return;
     // The destination keeps the chunk until it is written, so it gets a copy of the batch's bytes.
-    const chunk = Buffer.from(buffer!.subarray(0, used));
+    const chunk = Buffer.from(buffer.subarray(0, used));
     used = 0;
     destination.write(chunk);
   };
@@ -56,14 +57,14 @@ export function batchLines(destination: LogDestination, { intervalMs = LOG_BATCH
           return;
         }
       }
-      if (used === 0) {
-        buffer ??= Buffer.allocUnsafeSlow(batchBytes);
+      buffer ??= Buffer.allocUnsafeSlow(batchBytes);
+      if (timer === undefined) {
         waiting.add(batch);
         timer = setTimeout(handOver, intervalMs);
         // Waiting lines never keep the process alive: its exit hands them over.
         timer.unref();
       }
-      used += buffer!.write(line, used);
+      used += buffer.write(line, used);
     },
     flush(callback) {
       handOver();

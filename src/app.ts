@@ -38,6 +38,7 @@ import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
 import { startCrawler } from './crawler/crawler.js';
+import { CRAWL_LOCK_TIMING, type CrawlLockTiming } from './crawler/crawlLock.js';
 import type { UserRequests } from './crawler/loopYield.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
   now?: () => number;
   /** When the status probe runs; tests trigger it by hand. A timer every STATUS_PROBE_INTERVAL_S otherwise. */
   scheduleProbe?: ProbeSchedule;
+  /** The crawl lock's life and retry with REDIS_URL; tests shorten them to see a takeover soon. */
+  crawlLockTiming?: CrawlLockTiming;
 }
 
 /**
@@ -68,8 +71,16 @@ export type App = RequestListener & {
 };
 
 /** Assembles the app without listening, so tests drive it with supertest. */
-export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
-  const shared = createSharedStores({ config, logger, metrics, now });
+export function createApp({
+  config,
+  logger,
+  upstream: injectedUpstream,
+  metrics = createMetrics(),
+  now = Date.now,
+  scheduleProbe = everyInterval,
+  crawlLockTiming = CRAWL_LOCK_TIMING,
+}: AppDeps): App {
+  const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs });
   const { redis } = shared;
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
   const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
@@ -106,6 +117,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
         catalog,
         index: catalogIndex,
         lock: shared.crawlLock,
+        lockRetryMs: crawlLockTiming.retryMs,
         intervalMs: config.CRAWL_INTERVAL_MS,
         updateEveryMs: config.CRAWL_UPDATE_S * 1000,
         fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,

@@ -23,6 +23,8 @@ export interface CrawlerOptions {
   catalog: CatalogService;
   index: CatalogIndex;
   lock: CrawlLock;
+  /** How often an instance that does not crawl tries the lock, and the longest slice of a backoff between renewals of a held one. */
+  lockRetryMs: number;
   /** CRAWL_INTERVAL_MS: the least time between the end of one upstream request and the next. */
   intervalMs: number;
   /** CRAWL_UPDATE_S and CRAWL_FULL_PASS_S, in ms. */
@@ -43,8 +45,6 @@ export interface Crawler {
   stop(): Promise<void>;
 }
 
-/** How often an instance that does not crawl tries the lock: the others take over within a minute. */
-const LOCK_RETRY_MS = 10_000;
 /** The longest the crawler waits between looks at its schedule and the lock (a clock moved by a test is seen then). */
 const IDLE_LOOK_MS = 1_000;
 /** Waits after failures grow from the interval (at least a second) up to this. */
@@ -83,7 +83,7 @@ export function passDue(progress: CrawlProgress, now: number, updateEveryMs: num
 }
 
 export function startCrawler(options: CrawlerOptions): Crawler {
-  const { catalog, index, lock, intervalMs, now, logger } = options;
+  const { catalog, index, lock, lockRetryMs, intervalMs, now, logger } = options;
   const onStep = options.onStep ?? (() => undefined);
   const stopping = new AbortController();
   let lastRequestEnd = -Infinity;
@@ -321,7 +321,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       }
       if (!mine) {
         index.noteCrawler(false, null);
-        await sleep(LOCK_RETRY_MS);
+        await sleep(lockRetryMs);
         continue;
       }
       try {
@@ -335,8 +335,8 @@ export function startCrawler(options: CrawlerOptions): Crawler {
         onStep(index.progress().pass?.nextListPage === null ? 'series' : 'list', 'failed');
         if (failures === 1 || failures % 10 === 0) logger.warn({ err: error, failures, waitMs }, 'crawl step failed; backing off');
         // Waits in slices, so that a held lock is renewed meanwhile.
-        for (let waited = 0; waited < waitMs && !stopping.signal.aborted; waited += LOCK_RETRY_MS) {
-          await sleep(Math.min(LOCK_RETRY_MS, waitMs - waited));
+        for (let waited = 0; waited < waitMs && !stopping.signal.aborted; waited += lockRetryMs) {
+          await sleep(Math.min(lockRetryMs, waitMs - waited));
           await lock.hold().catch(() => false);
         }
       }

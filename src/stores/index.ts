@@ -28,7 +28,7 @@ import { createFileStatusStore } from './statusHistory/file.js';
 import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from '../status/historyStore.js';
 import type { CatalogStore } from '../crawler/catalogStore.js';
-import type { CrawlLock } from '../crawler/crawlLock.js';
+import { CRAWL_LOCK_TIMING, type CrawlLock } from '../crawler/crawlLock.js';
 import { createRedisCatalogStore } from './catalog/redis.js';
 import { createSqliteCatalogStore } from './catalog/sqlite.js';
 import { createSoleCrawlLock } from './crawlLock/memory.js';
@@ -66,9 +66,11 @@ export interface SharedStoresOptions {
   metrics: Metrics;
   /** The answer cache's clock, which the shared answers' freshness reads. */
   now: () => number;
+  /** How long a dead crawler's Redis lock outlives it; tests shorten it. */
+  crawlLockTtlMs?: number;
 }
 
-export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
+export function createSharedStores({ config, logger, metrics, now, crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs }: SharedStoresOptions): SharedStores {
   const lifetimes: AnswerLifetimes = { staleMaxMs: config.CACHE_STALE_MAX_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
   const answerFile = openAnswerFile({
     path: join(config.DATA_DIR, ANSWERS_FILE),
@@ -113,7 +115,7 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     reports,
     firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
     catalog: createRedisCatalogStore(redis),
-    crawlLock: createRedisCrawlLock(redis),
+    crawlLock: createRedisCrawlLock(redis, crawlLockTtlMs),
     close: async () => {
       await reports.close();
       await redis.close();

@@ -2,13 +2,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Options } from 'express-rate-limit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import { createMetrics } from '../../../src/metrics.js';
-import { createRedisConnection, type RedisConnection } from '../../../src/redis/connection.js';
-import { createMemoryQuota } from '../../../src/stores/quota/memory.js';
-import { RedisQuotaStore } from '../../../src/stores/quota/redis.js';
-import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
-import { until } from '../../helpers/waiting.js';
+import { createLogger } from '../../src/config/logger.js';
+import { createMetrics } from '../../src/metrics.js';
+import { createRedisConnection, type RedisConnection } from '../../src/redis/connection.js';
+import { createMemoryQuota } from '../../src/stores/quota/memory.js';
+import { RedisQuotaStore } from '../../src/stores/quota/redis.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { until } from '../helpers/waiting.js';
 
 // The quota's Redis store against a real redis-server that freezes or dies: memory counts on from
 // Redis's last count while it is away, and what it counted is carried into Redis when it is back,

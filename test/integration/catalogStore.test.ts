@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import type { CatalogEntry, RemovedSeries } from '../../../src/contract/catalogExport.js';
-import type { CatalogChanges, CatalogStore } from '../../../src/crawler/catalogStore.js';
-import { createRedisCatalogStore } from '../../../src/stores/catalog/redis.js';
-import { createSqliteCatalogStore } from '../../../src/stores/catalog/sqlite.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
+import { createLogger } from '../../src/config/logger.js';
+import type { CatalogEntry, RemovedSeries } from '../../src/contract/catalogExport.js';
+import type { CatalogChanges, CatalogStore } from '../../src/crawler/catalogStore.js';
+import { createRedisCatalogStore } from '../../src/stores/catalog/redis.js';
+import { createSqliteCatalogStore } from '../../src/stores/catalog/sqlite.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
 
 // Both catalog stores answer the changes after a revision: what an instance that follows the
 // crawl reads every two seconds instead of the whole catalog.

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Clearance } from '../../../src/upstream/challenge/clearance.js';
-import { createRedisClearances } from '../../../src/stores/clearance/redis.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
+import type { Clearance } from '../../src/upstream/challenge/clearance.js';
+import { createRedisClearances } from '../../src/stores/clearance/redis.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
 
 // The clearance store against a real redis-server: what one instance solved, another reads back
 // whole; and two instances challenged at once run one solve between them.

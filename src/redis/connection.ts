@@ -25,7 +25,7 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'first-seen' | 'reports';
+export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'paths' | 'first-seen' | 'reports';
 
 /** Short enough that a request never waits long on a Redis that stopped answering. */
 const CONNECT_TIMEOUT_MS = 1_000;

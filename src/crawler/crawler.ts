@@ -8,7 +8,7 @@ import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { ServiceBusyError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError } from '../upstream/errors.js';
 import type { CrawlProgress } from './catalogStore.js';
 import type { CrawlLock } from './crawlLock.js';
-import { entryOf } from './entry.js';
+import { entryOf, type EntryFacts } from './entry.js';
 import type { CatalogIndex } from './localCatalog.js';
 import { loopYield, usersBusy, type UserRequests } from './loopYield.js';
 import { walkUpdatePage } from './updateWalk.js';
@@ -215,6 +215,17 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     };
   }
 
+  /** Reads the series page of `slug` and stores its entry. */
+  async function readEntry(slug: string, sub: string | null, previous: EntryFacts | undefined): Promise<void> {
+    const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug });
+    const read = entryOf(data, sub, new Date(now()).toISOString(), previous);
+    await index.put(read.entry, read.facts);
+    failedSeries.delete(slug);
+    passCounts.read++;
+    if (previous?.hash !== read.facts.hash) passCounts.changed++;
+    onStep('series', 'ok');
+  }
+
   /** The series page of the first slug still to read. */
   async function readSeries(progress: CrawlProgress): Promise<CrawlProgress> {
     const pass = progress.pass!;
@@ -231,13 +242,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       return next;
     }
     try {
-      const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug: slug! });
-      const read = entryOf(data, card?.sub ?? null, new Date(now()).toISOString(), previous);
-      await index.put(read.entry, read.facts);
-      failedSeries.delete(slug!);
-      passCounts.read++;
-      if (previous?.hash !== read.facts.hash) passCounts.changed++;
-      onStep('series', 'ok');
+      await readEntry(slug!, card?.sub ?? null, previous);
     } catch (error) {
       if (isSiteWide(error)) throw error;
       if (error instanceof UpstreamNotFoundError) {
@@ -273,6 +278,23 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     return next;
   }
 
+  /**
+   * Reads again a series whose stored entry could not be read (a damaged row), so that one bad row
+   * costs one request, not the catalog's completeness until the next full pass.
+   */
+  async function rereadUnreadable(slug: string): Promise<void> {
+    const progress = index.progress();
+    const card = progress.pass?.listed[slug] ?? progress.listed[slug];
+    try {
+      await readEntry(slug, card?.sub ?? null, undefined);
+    } catch (error) {
+      if (isSiteWide(error)) throw error;
+      // Not there, or not readable now: the next full pass decides, as for any other series.
+      index.forgetUnreadable(slug);
+      onStep('series', 'skipped');
+    }
+  }
+
   async function endPass(progress: CrawlProgress): Promise<CrawlProgress> {
     const pass = progress.pass!;
     const endedAt = now();
@@ -293,6 +315,8 @@ export function startCrawler(options: CrawlerOptions): Crawler {
 
   /** One step of the crawl: at most one upstream request. */
   async function step(): Promise<void> {
+    const [unreadable] = index.unreadableSlugs();
+    if (unreadable !== undefined) return rereadUnreadable(unreadable);
     let progress = index.progress();
     if (progress.pass === null) {
       const { due, nextAt } = passDue(progress, now(), options.updateEveryMs, options.fullPassEveryMs);

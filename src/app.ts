@@ -1,7 +1,6 @@
 import type { RequestListener, Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
-import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import type { CatalogAnswer } from './catalog/answer.js';
 import { warmPageParser } from './catalog/pageParser.js';
@@ -24,6 +23,7 @@ import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
 import { createReportService } from './reports/service.js';
 import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
+import { createSitePaths } from './upstream/sitePaths.js';
 import { createMetrics, registerAnswerCacheMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
@@ -38,6 +38,7 @@ import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
 import { startCrawler } from './crawler/crawler.js';
+import { CRAWL_LOCK_TIMING, type CrawlLockTiming } from './crawler/crawlLock.js';
 import type { UserRequests } from './crawler/loopYield.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
 import { createCatalogFiles } from './export/catalogFiles.js';
@@ -53,6 +54,8 @@ export interface AppDeps {
   now?: () => number;
   /** When the status probe runs; tests trigger it by hand. A timer every STATUS_PROBE_INTERVAL_S otherwise. */
   scheduleProbe?: ProbeSchedule;
+  /** The crawl lock's life and retry with REDIS_URL; tests shorten them to see a takeover soon. */
+  crawlLockTiming?: CrawlLockTiming;
 }
 
 /**
@@ -68,11 +71,25 @@ export type App = RequestListener & {
 };
 
 /** Assembles the app without listening, so tests drive it with supertest. */
-export function createApp({ config, logger, upstream: injectedUpstream, metrics = createMetrics(), now = Date.now, scheduleProbe = everyInterval }: AppDeps): App {
-  const shared = createSharedStores({ config, logger, metrics, now });
+export function createApp({
+  config,
+  logger,
+  upstream: injectedUpstream,
+  metrics = createMetrics(),
+  now = Date.now,
+  scheduleProbe = everyInterval,
+  crawlLockTiming = CRAWL_LOCK_TIMING,
+}: AppDeps): App {
+  const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs });
   const { redis } = shared;
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
-  const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
+  const paths = createSitePaths({
+    upstream,
+    store: shared.sitePaths,
+    overrides: { series: config.UPSTREAM_SERIES_PATH, list: config.UPSTREAM_LIST_PATH },
+    logger,
+    now,
+  });
   void warmPageParser();
   const answerCache = new AnswerCache<CatalogAnswer>({
     maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
@@ -82,7 +99,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   registerAnswerCacheMetrics(metrics.registry, () => answerCache.size);
   const siteCatalog = createCatalogService({
     upstream,
-    site,
+    paths,
     logger,
     cache: answerCache,
     ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
@@ -106,6 +123,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
         catalog,
         index: catalogIndex,
         lock: shared.crawlLock,
+        lockRetryMs: crawlLockTiming.retryMs,
         intervalMs: config.CRAWL_INTERVAL_MS,
         updateEveryMs: config.CRAWL_UPDATE_S * 1000,
         fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
@@ -155,7 +173,7 @@ export function createApp({ config, logger, upstream: injectedUpstream, metrics 
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
-  app.use(createHealthRouter({ upstream, metrics, redis }));
+  app.use(createHealthRouter({ upstream, paths, metrics, redis }));
   app.use(createStatusRouter(status, now, catalogIndex.state));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));

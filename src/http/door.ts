@@ -5,6 +5,7 @@ import type { Metrics } from '../metrics.js';
 import { API_HEADERS, isConditional, isFresh, writeRepresentation } from './apiAnswer.js';
 import { errorResponse, writeErrorResponse } from './errorHandler.js';
 import { RouteNotFoundError } from './errors.js';
+import { closeIfBodyUnread } from './middleware/body.js';
 import type { Quota } from './middleware/rateLimit.js';
 import { requestIdOf } from './middleware/requestId.js';
 import { logRequest, type RequestFinishedHook, type RequestLogFields, type RequestLogLine } from './middleware/requestLog.js';
@@ -109,6 +110,8 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
     const requestId = requestIdOf(req);
     const head = [...API_HEADERS, 'X-Request-Id', requestId];
     const fields: RequestLogFields = { requestId, route: entry?.resolution.route ?? UNMATCHED };
+    // No API request has a body: whatever it answers, one that is still coming is never read.
+    closeIfBodyUnread(req, res);
     try {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
         // A CORS preflight is the browser asking, not the client's request: never counted.

@@ -2,6 +2,7 @@ import { ERROR_CODES } from '../contract/errorCodes.js';
 import type { ErrorCode, ErrorDetail } from '../contract/schemas.js';
 import { CatalogNotReadyError } from '../crawler/errors.js';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
+import { ReportNotStoredError } from '../reports/errors.js';
 import type { ReportCategory } from '../reports/schema.js';
 import {
   type BlockReason,
@@ -82,6 +83,12 @@ const MALFORMED_PATH: ErrorDetail = {
   rule: 'percent-encoded UTF-8',
   message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8',
 };
+// Our own words: the message of the library or of Node's HTTP parser that refused the request goes to the log only.
+const MALFORMED_REQUEST: ErrorDetail = {
+  field: 'request',
+  rule: 'well-formed HTTP',
+  message: 'The request line or a header does not follow HTTP/1.1: look for spaces or raw bytes outside ASCII in the URL, or a malformed header',
+};
 
 /** Each error class's code, message and Report Center category; a subclass answers as its nearest listed ancestor. */
 const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
@@ -127,6 +134,12 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
       error.reason === 'disabled'
         ? 'This service does not keep a copy of the catalog (its crawler is turned off), so it cannot answer from one.'
         : `This service's copy of the catalog is still empty: its crawler has only just started. Retry after ${error.retryAfterSeconds} seconds.`,
+    headers: retryAfter,
+  }),
+  answers(ReportNotStoredError, {
+    code: 'REPORT_NOT_STORED',
+    reportCategory: 'api-down',
+    message: (error) => `This service could not store the report right now (its disk is full or failing); nothing was kept. Send it again after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(UpstreamUnavailableError, {
@@ -202,7 +215,7 @@ function describeCarriedStatus(status: number, error: Error): DescribedError {
   const code = (Object.keys(CARRIED_STATUS_MESSAGES) as ErrorCode[]).find((candidate) => ERROR_CODES[candidate].status === status);
   if (code !== undefined) return { ...base, status, code, message: CARRIED_STATUS_MESSAGES[code]! };
   // router throws a URIError for a path segment whose percent-encoding does not decode.
-  const detail = error instanceof URIError ? MALFORMED_PATH : { field: 'request', rule: 'well-formed HTTP', message: error.message };
+  const detail = error instanceof URIError ? MALFORMED_PATH : MALFORMED_REQUEST;
   return { ...base, status: ERROR_CODES.INVALID_PARAMETER.status, code: 'INVALID_PARAMETER', message: MALFORMED, details: [detail] };
 }
 

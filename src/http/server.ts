@@ -46,7 +46,9 @@ export function createHttpServer(listener: RequestListener, logger: Logger, time
     const head = [...API_HEADERS, 'X-Request-Id', requestId, ...headers, 'Connection', 'close'];
     const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status]}`];
     for (let i = 0; i < head.length; i += 2) lines.push(`${head[i]}: ${head[i + 1]}`);
-    socket.end([...lines, '', body].join('\r\n'));
+    // Destroyed once the answer is out: only ending our side would leave the socket (and its file
+    // descriptor) open for as long as the client keeps its own side open.
+    socket.end([...lines, '', body].join('\r\n'), () => socket.destroy());
   });
   return server;
 }

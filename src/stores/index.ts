@@ -15,6 +15,9 @@ import { createMemoryOrigin } from './origin/memory.js';
 import { createRedisOrigin } from './origin/redis.js';
 import type { OriginStore, SharedOrigin } from '../upstream/originStore.js';
 import { createFileOrigin } from './origin/file.js';
+import { createFileSitePaths } from './sitePaths/file.js';
+import { createRedisSitePaths } from './sitePaths/redis.js';
+import type { SitePathsStore } from '../upstream/sitePathsStore.js';
 import { createMemoryQuota } from './quota/memory.js';
 import { RedisQuotaStore } from './quota/redis.js';
 import type { QuotaStore } from '../http/middleware/quotaStore.js';
@@ -28,7 +31,7 @@ import { createFileStatusStore } from './statusHistory/file.js';
 import { createRedisStatusStore } from './statusHistory/redis.js';
 import type { StatusHistoryStore } from '../status/historyStore.js';
 import type { CatalogStore } from '../crawler/catalogStore.js';
-import type { CrawlLock } from '../crawler/crawlLock.js';
+import { CRAWL_LOCK_TIMING, type CrawlLock } from '../crawler/crawlLock.js';
 import { createRedisCatalogStore } from './catalog/redis.js';
 import { createSqliteCatalogStore } from './catalog/sqlite.js';
 import { createSoleCrawlLock } from './crawlLock/memory.js';
@@ -50,6 +53,8 @@ export interface SharedStores {
   readonly origin: SharedOrigin;
   /** This instance's adopted upstream origin, kept in DATA_DIR across restarts. */
   readonly originFile: OriginStore;
+  /** The site's paths learned per origin: DATA_DIR, and Redis for every instance. */
+  readonly sitePaths: SitePathsStore;
   readonly statusHistory: StatusHistoryStore;
   readonly reports: SharedReports;
   /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
@@ -66,9 +71,11 @@ export interface SharedStoresOptions {
   metrics: Metrics;
   /** The answer cache's clock, which the shared answers' freshness reads. */
   now: () => number;
+  /** How long a dead crawler's Redis lock outlives it; tests shorten it. */
+  crawlLockTtlMs?: number;
 }
 
-export function createSharedStores({ config, logger, metrics, now }: SharedStoresOptions): SharedStores {
+export function createSharedStores({ config, logger, metrics, now, crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs }: SharedStoresOptions): SharedStores {
   const lifetimes: AnswerLifetimes = { staleMaxMs: config.CACHE_STALE_MAX_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
   const answerFile = openAnswerFile({
     path: join(config.DATA_DIR, ANSWERS_FILE),
@@ -88,6 +95,7 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       originFile: createFileOrigin(config.DATA_DIR),
+      sitePaths: createFileSitePaths(config.DATA_DIR, logger),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
       reports: createFileReports(config.DATA_DIR, logger),
       firstSeen,
@@ -109,11 +117,12 @@ export function createSharedStores({ config, logger, metrics, now }: SharedStore
     clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR),
+    sitePaths: createRedisSitePaths(redis, createFileSitePaths(config.DATA_DIR, logger)),
     statusHistory: createRedisStatusStore(redis, logger),
     reports,
     firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),
     catalog: createRedisCatalogStore(redis),
-    crawlLock: createRedisCrawlLock(redis),
+    crawlLock: createRedisCrawlLock(redis, crawlLockTtlMs),
     close: async () => {
       await reports.close();
       await redis.close();

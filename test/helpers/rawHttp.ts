@@ -114,3 +114,54 @@ export function streamChunkedBody(port: number, head: string, options: { chunkBy
     });
   });
 }
+
+export interface FloodedBodyResult {
+  response: RawResponse;
+  /** Milliseconds from the first byte of the answer to the server's closing of the connection (null: still open when the flood stopped). */
+  closedAfterAnswerMs: number | null;
+}
+
+/**
+ * Sends `head` (a request that declares a body, e.g. `Content-Length: 100000000000`), then body
+ * bytes as fast as the connection takes them, for at most `floodMs` after the answer began: a
+ * client that keeps sending whatever the server answers. Bytes the server read are counted on the
+ * server's side of the socket, by the test.
+ */
+export function floodDeclaredBody(port: number, head: string, floodMs: number): Promise<FloodedBodyResult> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    const chunk = Buffer.alloc(64 * 1024, 'x');
+    let answeredAt: number | undefined;
+    let stopTimer: NodeJS.Timeout | undefined;
+    let done = false;
+    const finish = (closedByServer: boolean) => {
+      if (done) return;
+      done = true;
+      clearTimeout(stopTimer);
+      const closedAfterAnswerMs = closedByServer && answeredAt !== undefined ? performance.now() - answeredAt : null;
+      socket.destroy();
+      try {
+        resolve({ response: parseResponse(Buffer.concat(received)), closedAfterAnswerMs });
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    };
+    const pump = () => {
+      while (!done && !socket.destroyed && socket.write(chunk));
+    };
+    socket.on('data', (data) => {
+      received.push(data);
+      if (answeredAt === undefined) {
+        answeredAt = performance.now();
+        stopTimer = setTimeout(() => finish(false), floodMs);
+      }
+    });
+    socket.on('drain', pump);
+    socket.on('end', () => finish(true));
+    // The server closing with our body unread resets the connection; the answer came before.
+    socket.on('error', () => finish(answeredAt !== undefined));
+    socket.on('close', () => finish(answeredAt !== undefined));
+    socket.write(head, pump);
+  });
+}

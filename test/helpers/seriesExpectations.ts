@@ -4,7 +4,7 @@ import { lastModified, type Series, type Term } from '../simulator/dataset.js';
 import { batchesOf, downloadsOf, episodeSlug, episodesOf, longDate, seriesInfo, serversOf, shortDate, siteDate, siteDatetime, type EpisodeLookup } from '../simulator/episodes.js';
 import { seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
-import { CLASSIC_EXTRA_ROWS, seriesPosterIndex, synopsisParagraphs } from '../simulator/pages/seriesPage.js';
+import { seriesPosterIndex, synopsisParagraphs } from '../simulator/pages/seriesPage.js';
 
 // What the simulated series and episode pages show, computed from the simulator's data (never from
 // our parsers): the parser unit tests and the integration tests compare against these.
@@ -41,7 +41,7 @@ export function expectedSeries(ctx: PageContext, series: Series): SeriesDetail {
     updatedAt: siteDatetime(lastModified(series)),
     genres: series.genres.map(term('/genres/')),
     tags: info.tags.map(term('/tag/')),
-    otherInfo: ctx.variant.name === 'classic' ? CLASSIC_EXTRA_ROWS.map(([label, value]) => ({ label, value })) : [],
+    otherInfo: ctx.variant.extraInfoRows.map(([label, value]) => ({ label, value })),
     firstEpisode: ref(episodes.at(-1)),
     latestEpisode: ref(episodes[0]),
     episodes: episodes.map((item) => ({

@@ -6,6 +6,7 @@ import { createApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger, type Logger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
+import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
 import type { ProbeSchedule } from '../../src/status/schedule.js';
 import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
@@ -36,6 +37,7 @@ export async function startTestStack(
     scheduleProbe?: ProbeSchedule;
     /** Silent unless a test reads the log. */
     logger?: Logger;
+    crawlLockTiming?: CrawlLockTiming;
   } = {},
 ): Promise<TestStack> {
   const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
@@ -53,7 +55,7 @@ export async function startTestStack(
     CRAWL_ENABLED: 'false',
     ...options.env,
   });
-  const app = createApp({ config, logger: options.logger ?? createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe ?? noProbe });
+  const app = createApp({ config, logger: options.logger ?? createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe ?? noProbe, crawlLockTiming: options.crawlLockTiming });
   return {
     app,
     simulator,

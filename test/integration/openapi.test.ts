@@ -193,6 +193,6 @@ describe('GET /openapi.json', () => {
       minLength: 1,
       maxLength: 100,
     });
-    expect(Object.keys(operation.responses)).toEqual(['201', '400', '405', '413', '415', '429', '500']);
+    expect(Object.keys(operation.responses)).toEqual(['201', '400', '405', '413', '415', '429', '500', '503']);
   });
 });

@@ -304,6 +304,7 @@ describe('/health/upstream and /metrics', () => {
       solves: { ok: 0, failed: 0, lastDurationMs: null },
       solver: { kind: 'off', available: false },
       browserTransport: [],
+      paths: { origin: simulator.origin, series: null, list: null },
       redis: 'off',
     });
 

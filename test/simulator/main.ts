@@ -1,11 +1,11 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { SITE_DOWN_MODES, startSimulator, type SiteDownMode } from './server.js';
-import type { VariantName } from './variant.js';
+import { isVariantName, VARIANT_NAMES, variantFromEnv } from './variant.js';
 
 /**
  * Standalone simulator for people and benchmarks:
- *   npx tsx test/simulator/main.ts [--port 4000] [--host 127.0.0.1] [--variant classic] [--latency 300] [--catalog-size 1500] [--down MODE]
+ *   npx tsx test/simulator/main.ts [--port 4000] [--host 127.0.0.1] [--profile moe] [--latency 300] [--catalog-size 1500] [--down MODE]
  * While it runs, a line on standard input takes the whole site down or brings it back:
  * `down unavailable`, `down challenge`, `down timeout`, `down layout-change`, or `up`.
  */
@@ -14,7 +14,7 @@ const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
-    variant: { type: 'string', default: 'cafe' },
+    profile: { type: 'string' },
     latency: { type: 'string', default: '0' },
     'catalog-size': { type: 'string' },
     down: { type: 'string' },
@@ -30,8 +30,8 @@ const port = Number(values.port);
 const latencyMs = Number(values.latency);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
 if (!Number.isFinite(latencyMs) || latencyMs < 0) fail(`--latency must be a number of ms >= 0, got ${values.latency}`);
-if (values.variant !== 'cafe' && values.variant !== 'classic') fail(`--variant must be cafe or classic, got ${values.variant}`);
-const variant: VariantName = values.variant;
+if (values.profile !== undefined && !isVariantName(values.profile)) fail(`--profile must be one of ${VARIANT_NAMES.join(', ')}, got ${values.profile}`);
+const variant = isVariantName(values.profile) ? values.profile : variantFromEnv();
 const catalogSize = values['catalog-size'] === undefined ? undefined : Number(values['catalog-size']);
 if (catalogSize !== undefined && !(Number.isInteger(catalogSize) && catalogSize >= 96)) fail(`--catalog-size must be a whole number >= 96, got ${values['catalog-size']}`);
 

@@ -1,6 +1,15 @@
-/** Maps a request URL onto the page kinds the simulated WordPress site has. Pure, so it is easy to test. */
+import type { Variant } from './variant.js';
+
+/**
+ * Maps a request URL onto the page kinds the simulated WordPress site has, with the paths of its
+ * theme profile: a series path the profile does not use is a 404, as on WordPress. Pure, so it is
+ * easy to test.
+ */
 
 export type ListPath = '/seri/' | '/anime/';
+
+/** What of a profile decides its routes. */
+export type RoutePaths = Pick<Variant, 'seriesBase' | 'listPath' | 'serverOptions'>;
 
 export type Route =
   | { readonly kind: 'home'; readonly page: number }
@@ -8,7 +17,8 @@ export type Route =
   | { readonly kind: 'ongoing'; readonly page: number }
   | { readonly kind: 'seriesList'; readonly listPath: ListPath; readonly params: URLSearchParams }
   | { readonly kind: 'series'; readonly slug: string }
-  | { readonly kind: 'episode'; readonly slug: string }
+  /** `server`: the N-th video server's page `{episode}/v/N/` (sites whose server options are links), 1 otherwise. */
+  | { readonly kind: 'episode'; readonly slug: string; readonly server: number }
   | { readonly kind: 'completed'; readonly page: number }
   | { readonly kind: 'term'; readonly taxonomy: 'genres' | 'studio' | 'network' | 'country'; readonly slug: string; readonly page: number }
   | { readonly kind: 'season'; readonly slug: string }
@@ -24,13 +34,15 @@ const HOME_PAGED = new RegExp(`^/page/${PAGE_NUMBER}(/?)$`);
 const ONGOING = /^\/ongoing(\/?)$/;
 const ONGOING_PAGED = new RegExp(`^/ongoing/page/${PAGE_NUMBER}(/?)$`);
 const SERIES_LIST = /^\/(seri|anime)\/?$/;
-const SERIES_PAGE = /^\/(?:seri|anime)\/([^/]+)(\/?)$/;
+const PREFIXED_SERIES_PAGE = /^\/(seri|anime)\/([^/]+)(\/?)$/;
+const ROOT_PAGE = /^\/()([^/]+)(\/?)$/;
 // Episode posts sit at the site root; every episode slug of the site ends this way.
 const EPISODE = /^\/([^/]+-subtitle-indonesia)(\/?)$/;
+const SERVER_PAGE = new RegExp(`^/([^/]+-subtitle-indonesia)/v/${PAGE_NUMBER}(/?)$`);
 // Archives: `/{base}/` and, except season and schedule, `/{base}/page/N/`.
 const ARCHIVE = new RegExp(`^/(completed|az-lists|schedule|(genres|studio|network|country|season)/([^/]+))(?:/page/${PAGE_NUMBER})?(/?)$`);
 
-export function resolveRoute(url: URL): Route {
+export function resolveRoute(url: URL, paths: RoutePaths): Route {
   const { pathname, search, searchParams } = url;
   const query = searchParams.get('s');
 
@@ -55,19 +67,35 @@ export function resolveRoute(url: URL): Route {
     return { kind: 'ongoing', page };
   }
 
-  // The quick filter submits to `/seri` without a slash; the theme answers it directly.
+  // The quick filter submits to its list without a slash; the theme answers it directly. The home
+  // page's View All links hard-code `/anime/`, so every install answers that list too.
   const list = SERIES_LIST.exec(pathname);
-  if (list !== null) return { kind: 'seriesList', listPath: list[1] === 'anime' ? '/anime/' : '/seri/', params: searchParams };
+  if (list !== null) {
+    const listPath: ListPath = list[1] === 'anime' ? '/anime/' : '/seri/';
+    return listPath === paths.listPath || listPath === '/anime/' ? { kind: 'seriesList', listPath, params: searchParams } : { kind: 'notFound' };
+  }
 
-  const single = SERIES_PAGE.exec(pathname) ?? EPISODE.exec(pathname);
-  if (single !== null) {
-    const [path, slug = '', slash] = single;
-    if (slash === '') return { kind: 'redirect', location: `${path}/${search}` };
-    return { kind: pathname.startsWith('/seri/') || pathname.startsWith('/anime/') ? 'series' : 'episode', slug };
+  const episode = EPISODE.exec(pathname);
+  if (episode !== null) {
+    const [path, slug = '', slash] = episode;
+    return slash === '' ? { kind: 'redirect', location: `${path}/${search}` } : { kind: 'episode', slug, server: 1 };
+  }
+
+  const serverPage = paths.serverOptions === 'link' ? SERVER_PAGE.exec(pathname) : null;
+  if (serverPage !== null) {
+    const [path, slug = '', server, slash] = serverPage;
+    return slash === '' ? { kind: 'redirect', location: `${path}/${search}` } : { kind: 'episode', slug, server: Number(server) };
   }
 
   const archive = ARCHIVE.exec(pathname);
   if (archive !== null) return archiveRoute(archive, search, searchParams);
+
+  // Last: on an install with series at the root, any other one-segment path may be a series.
+  const series = (paths.seriesBase === '/' ? ROOT_PAGE : PREFIXED_SERIES_PAGE).exec(pathname);
+  if (series !== null && (paths.seriesBase === '/' || `/${series[1]}/` === paths.seriesBase)) {
+    const [path, , slug = '', slash] = series;
+    return slash === '' ? { kind: 'redirect', location: `${path}/${search}` } : { kind: 'series', slug };
+  }
 
   return { kind: 'notFound' };
 }

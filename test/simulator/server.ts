@@ -12,7 +12,7 @@ import { redesign } from './pages/redesign.js';
 import { challengeResponse, faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
 import { resolveRoute } from './router.js';
 import { answerRoute } from './site.js';
-import { VARIANTS, type VariantName } from './variant.js';
+import { seriesOfVariant, variantFromEnv, VARIANTS, type SeriesBase, type VariantName } from './variant.js';
 import { createWall, type Wall, type WallOptions, type WallStats } from './wall.js';
 
 /**
@@ -24,13 +24,14 @@ export type { CatalogControls, SeriesChanges } from './catalogControls.js';
 export type { Fault, SiteDownMode } from './faults.js';
 export { SITE_DOWN_MODES } from './faults.js';
 export type { LiveCatalog } from './liveCatalog.js';
-export type { VariantName } from './variant.js';
+export type { SeriesBase, VariantName } from './variant.js';
 export type { WallOptions, WallStats } from './wall.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
+  /** The theme profile (see variant.ts); `SIM_PROFILE`, else `cafe`, when absent. */
   readonly variant?: VariantName;
   /** Added before every answer. */
   readonly latencyMs?: number;
@@ -57,6 +58,13 @@ export interface Simulator extends CatalogControls {
   /** e.g. `http://127.0.0.1:43123` */
   readonly origin: string;
   readonly variant: VariantName;
+  /** What pages are built from now: the origin, the profile (with its series path as moved) and the catalog. */
+  pageContext(): PageContext;
+  /**
+   * The site moves its series pages to `base` (`/seri/`, `/anime/` or `/`), as a site does when its
+   * settings change: pages link there from now on, and the old series paths answer 404.
+   */
+  moveSeriesPath(base: SeriesBase): void;
   /** Every request received, oldest first. */
   readonly hits: readonly Hit[];
   /** Requests whose path+query starts with `pathPrefix` (all when omitted). */
@@ -104,7 +112,7 @@ function rayId(sequence: number): string {
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
-  const variantName = options.variant ?? 'cafe';
+  const variantName = options.variant ?? variantFromEnv();
   const baseLatency = options.latencyMs ?? 0;
   const hits: Hit[] = [];
   const faults = new FaultSet();
@@ -112,7 +120,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
-  const catalog = new LiveCatalog(options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize));
+  const catalog = new LiveCatalog(seriesOfVariant(VARIANTS[variantName], options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize)));
   const controls = createCatalogControls(catalog, 0xadd + catalog.series.length);
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
   let siteDown: SiteDownMode | null = options.siteDown ?? null;
@@ -132,7 +140,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, plan: FaultPlan): SimResponse {
     // Absolute-form or `*` request targets are not pages of the site.
-    const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`)) : ({ kind: 'notFound' } as const);
+    const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`), ctx.variant) : ({ kind: 'notFound' } as const);
     const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
     let body = plan.redesign ? redesign(response.body) : response.body;
     if (plan.notText) body = withNotText(body);
@@ -153,6 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (closed || plan.terminal?.kind === 'hang') return;
     let response: SimResponse;
     if (method !== 'GET' && method !== 'HEAD') response = methodNotAllowed(ray);
+    else if (plan.terminal?.kind === 'not-found') response = siteResponse(answerRoute(ctx, { kind: 'notFound' }), ctx.origin, ray);
     else if (plan.terminal !== null) response = faultResponse(plan.terminal, pathWithQuery, ctx.host, ray);
     else response = pageResponse(ctx, pathWithQuery, ray, plan);
     send(req, res, response, plan.bytesPerSecond, timers);
@@ -197,6 +206,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   return {
     origin,
     variant: variantName,
+    pageContext: () => context!,
+    moveSeriesPath: (base) => {
+      context = { ...context!, variant: { ...context!.variant, seriesBase: base } };
+    },
     hits,
     hitCount: (pathPrefix = '') => hits.filter((hit) => hit.path.startsWith(pathPrefix)).length,
     resetHits: () => {

@@ -5,7 +5,7 @@ import { notFoundPage } from './pages/notFoundPage.js';
 import { ongoingPage } from './pages/ongoingPage.js';
 import { searchPage } from './pages/searchPage.js';
 import { seriesListPage } from './pages/seriesListPage.js';
-import { findEpisode, findSeries } from './episodes.js';
+import { findEpisode, findSeries, serversOf } from './episodes.js';
 import { episodePage } from './pages/episodePage.js';
 import { seriesPage } from './pages/seriesPage.js';
 import type { Route } from './router.js';
@@ -38,7 +38,7 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
     }
     case 'episode': {
       const episode = findEpisode(route.slug, catalog);
-      return episode === null ? notFound() : { status: 200, html: episodePage(ctx, episode) };
+      return episode === null || route.server > serversOf(episode.item).length ? notFound() : { status: 200, html: episodePage(ctx, episode, route.server) };
     }
     case 'completed':
       return route.page > Math.max(1, completed(1, catalog).totalPages) ? notFound() : { status: 200, html: completedPage(ctx, route.page) };

@@ -116,7 +116,8 @@ export const browseEndpoints = [
     data: SeriesFilterData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_LISTING_S',
-    upstreamPath: (input, { seriesPath }) => `${seriesPath}?${filterQuery(input)}`,
+    sitePath: 'list',
+    upstreamPath: (input, { listPath }) => `${listPath}?${filterQuery(input)}`,
     parse: (html, pageUrl, { status, type, order, genre, season, studio }) => {
       const parsed = parseSeriesListPage(html, pageUrl, { pageKind: 'seriesFilter', emptyIsValid: true });
       return { ...parsed, data: { filters: { status, type, order, genre, season, studio }, series: parsed.data.series } };

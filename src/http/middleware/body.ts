@@ -23,12 +23,20 @@ function typedBodyError(error: { type?: string; status?: number }): unknown {
   return error;
 }
 
+/** Whether the request declares a body (RFC 9112: Transfer-Encoding, or a Content-Length over 0) that has not all arrived. */
+const bodyStillComing = (req: IncomingMessage): boolean =>
+  !req.complete && (req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length']) > 0);
+
 /**
  * An answer given while the request's body is still unread closes the connection, so that the
- * rest of the body is never read: Node would otherwise read it to the end to reuse the connection.
+ * rest of the body is never read: Node would otherwise read it to the end to reuse the connection,
+ * and even with `Connection: close` it reads on until its last bytes are out and the client hangs up.
+ * The socket is destroyed as soon as the answer is handed to the network.
  */
 export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse): void {
-  if (!req.complete && !res.headersSent) res.setHeader('Connection', 'close');
+  if (res.headersSent || !bodyStillComing(req)) return;
+  res.setHeader('Connection', 'close');
+  res.once('finish', () => req.socket.destroy());
 }
 
 /**

@@ -8,22 +8,21 @@ import type { RedisConnection } from '../../redis/connection.js';
 // next instance to look takes it.
 
 const KEY = 'crawler:lock';
-/** A dead holder's lock is free after this; with the others looking every 10 s, one takes over within a minute. */
-export const CRAWL_LOCK_TTL_MS = 30_000;
 
 // Renews the lock only if it is still ours.
 const RENEW_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
 const RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
-export function createRedisCrawlLock(redis: RedisConnection): CrawlLock {
+/** `ttlMs`: a dead holder's lock is free after this. */
+export function createRedisCrawlLock(redis: RedisConnection, ttlMs: number): CrawlLock {
   const token = randomUUID();
   return {
     async hold() {
       // Without Redis no one can tell who crawls: nobody does until it is back.
       if (!redis.isUp()) return false;
-      const renewed = await redis.client.eval(RENEW_IF_OURS, 1, KEY, token, String(CRAWL_LOCK_TTL_MS));
+      const renewed = await redis.client.eval(RENEW_IF_OURS, 1, KEY, token, String(ttlMs));
       if (renewed === 1) return true;
-      return (await redis.client.set(KEY, token, 'PX', CRAWL_LOCK_TTL_MS, 'NX')) === 'OK';
+      return (await redis.client.set(KEY, token, 'PX', ttlMs, 'NX')) === 'OK';
     },
     async release() {
       if (redis.isUp()) await redis.client.eval(RELEASE_IF_OURS, 1, KEY, token);

@@ -50,7 +50,7 @@ function kinds(): Kind[] {
   const ctx = { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe };
   return KINDS.map(([upstreamPath, path, input]) => {
     const url = new URL(upstreamPath, ORIGIN);
-    const page = answerRoute(ctx, resolveRoute(url));
+    const page = answerRoute(ctx, resolveRoute(url, ctx.variant));
     if (!('html' in page)) throw new Error(`${upstreamPath} did not render a page`);
     const endpoint = endpoints.find((entry) => entry.path === path)!;
     const parse = () => {

@@ -53,7 +53,7 @@ function pages(): Page[] {
   const ctx = { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe };
   return CASES.map(([name, path, upstreamPath, input, render]) => {
     const url = new URL(upstreamPath, ORIGIN);
-    const answer = answerRoute(ctx, resolveRoute(url));
+    const answer = answerRoute(ctx, resolveRoute(url, ctx.variant));
     if (!('html' in answer)) throw new Error(`${upstreamPath} did not render a page`);
     const endpoint = endpoints.find((entry) => entry.path === path)!;
     return { name, endpoint, html: render === undefined ? answer.html : render(ctx), url: url.href, input: input as Record<string, unknown> };

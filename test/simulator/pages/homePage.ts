@@ -1,5 +1,6 @@
 import { homeSlider, homeTotalPages, latestReleases, popularToday, recommendations } from '../catalog.js';
-import { SITE_NAME } from '../dataset.js';
+import { SITE_NAME, type Series } from '../dataset.js';
+import { episodesOf } from '../episodes.js';
 import { inlineAd } from './ads.js';
 import { episodeCard, seriesCard } from './card.js';
 import { absolute, catalogOf, seriesUrl, type PageContext } from './context.js';
@@ -65,9 +66,15 @@ function latestSection(ctx: PageContext, page: number): string {
 <div class="excstf">
 ${cards.join('\n')}
 </div>
-${hpage(previous, next)}
+${hpage(previous, next, ctx.variant.pagerLabels)}
 </div>
 </div>`;
+}
+
+/** The later snapshot's tabs list each series' latest episode post; a series with none yet keeps its series card. */
+function recommendationCard(ctx: PageContext, series: Series, index: number): string {
+  const latest = ctx.variant.recommendationCards === 'episode' ? episodesOf(series)[0] : undefined;
+  return latest === undefined ? seriesCard(ctx, series, index) : episodeCard(ctx, latest, index);
 }
 
 function recommendationSection(ctx: PageContext): string {
@@ -76,7 +83,7 @@ function recommendationSection(ctx: PageContext): string {
   const panes = tabs.map(
     ({ genre, items }, index) => `<div class="tab-pane${index === 0 ? ' active' : ''}" id="series-${genre.id}">
 <div class="listupd">
-${items.map((series, cardIndex) => seriesCard(ctx, series, cardIndex)).join('\n')}
+${items.map((series, cardIndex) => recommendationCard(ctx, series, cardIndex)).join('\n')}
 </div>
 </div>`,
   );

@@ -10,10 +10,13 @@ export type ImageStyle =
   | 'lazyload' // lazysizes: data: placeholder + data-src, noscript copy
   | 'lazy-gif' // lazysizes with the theme's lazy.gif placeholder
   | 'rocket' // WP Rocket: data: placeholder + data-lazy-src, noscript copy
+  | 'litespeed' // LiteSpeed Cache: data-lazyloaded, base64 SVG placeholder + data-src, noscript copy
   | 'srcset' // src plus a two-width srcset
   | 'photon'; // Jetpack Photon CDN URL with ?resize=
 
 const PLACEHOLDER = "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%20247%20350'%3E%3C/svg%3E";
+// LiteSpeed's placeholder is the poster's box as a base64 SVG.
+const LITESPEED_PLACEHOLDER = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="247" height="350" viewBox="0 0 247 350"></svg>').toString('base64')}`;
 const POSTER_CLASSES = 'ts-post-image wp-post-image attachment-medium size-medium';
 
 export function imageStyleAt(ctx: PageContext, index: number): ImageStyle {
@@ -53,6 +56,8 @@ export function posterImg(ctx: PageContext, input: ImageInput): string {
       return `<img src="${ctx.origin}/wp-content/themes/animestream/assets/img/lazy.gif" data-src="${url}" class="lazyload ${classes}" ${rest}>${noscript}`;
     case 'rocket':
       return `<img src="${PLACEHOLDER}" data-lazy-src="${url}" class="${classes}" ${rest}>${noscript}`;
+    case 'litespeed':
+      return `<img data-lazyloaded="1" src="${LITESPEED_PLACEHOLDER}" data-src="${url}" class="${classes}" ${rest}>${noscript}`;
     case 'srcset': {
       const small = url.replace(/(\.\w+)$/, '-150x212$1');
       return `<img src="${url}" srcset="${url} 247w, ${small} 150w" sizes="(max-width: 247px) 100vw, 247px" class="${classes}" ${rest}>`;

@@ -1,6 +1,6 @@
 import { SITE_NAME } from '../dataset.js';
 import { floatingAds, topAdRow } from './ads.js';
-import { absolute, type PageContext } from './context.js';
+import { absolute, withProfileLinks, type PageContext } from './context.js';
 import { head } from './head.js';
 import { sidebar } from './sidebar.js';
 
@@ -104,7 +104,7 @@ jQuery(document).ready(function($){
 }
 
 export function layout(ctx: PageContext, input: LayoutInput): string {
-  return `<!DOCTYPE html>
+  return withProfileLinks(ctx, `<!DOCTYPE html>
 <html lang="en-US" prefix="og: https://ogp.me/ns#">
 ${head(ctx, input)}
 <body class="${input.bodyClass} darkmode styletwo" itemscope="itemscope" itemtype="http://schema.org/WebPage">
@@ -124,5 +124,5 @@ ${floatingAds()}
 ${footerScripts(ctx)}
 </body>
 </html>
-`;
+`);
 }

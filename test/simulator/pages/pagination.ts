@@ -28,8 +28,8 @@ export function paginateLinks(current: number, total: number, pageUrl: (page: nu
 }
 
 /** The theme's prev/next pager (`div.hpage > a.l`, `a.r`); a missing side has no link. */
-export function hpage(previous: string | null, next: string | null): string {
-  const left = previous === null ? '' : `<a href="${previous}" class="l"><i class="fas fa-angle-left"></i> Previous</a>`;
-  const right = next === null ? '' : `<a href="${next}" class="r">Next <i class="fas fa-angle-right"></i></a>`;
+export function hpage(previous: string | null, next: string | null, labels: { readonly previous: string; readonly next: string }): string {
+  const left = previous === null ? '' : `<a href="${previous}" class="l"><i class="fas fa-angle-left"></i> ${labels.previous}</a>`;
+  const right = next === null ? '' : `<a href="${next}" class="r">${labels.next} <i class="fas fa-angle-right"></i></a>`;
   return `<div class="hpage">${left}${right}</div>`;
 }

@@ -59,7 +59,7 @@ function radios(name: string, options: readonly Option[], selected: string | und
 }
 
 export function quickFilterForm(ctx: PageContext, selection: FilterSelection = {}): string {
-  const action = `${ctx.origin}${ctx.variant.seriesBase.replace(/\/$/, '')}`;
+  const action = `${ctx.origin}${ctx.variant.listPath.replace(/\/$/, '')}`;
   const sub = ctx.variant.subFilter ? dropdown('Sub', 'All', 'c1', radios('sub', SUB_OPTIONS, selection.sub)) : '<!-- sub -->';
   return `<div class="quickfilter">
 <form action="${action}" class="filters" method="GET">

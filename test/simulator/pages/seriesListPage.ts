@@ -67,7 +67,7 @@ ${quickFilterForm(ctx, filter)}
 <div class="listupd">
 ${results.items.map((series, index) => seriesCard(ctx, series, index)).join('\n')}
 </div>
-${hpage(previous, next)}`;
+${hpage(previous, next, ctx.variant.pagerLabels)}`;
   const main = `<div class="bixbox bixboxarc bbnofrm">
 <div class="releases"><h1><span>${ctx.variant.headings.seriesList}</span></h1></div>
 ${ctx.variant.listWrapper ? `<div class="mrgn">\n${inner}\n</div>` : inner}

@@ -12,22 +12,14 @@ import { layout } from './layout.js';
 /**
  * A series page `{seriesBase}{slug}/`: cover, poster, rating, info rows, genres, the
  * real synopsis beside two SEO blurbs, batch downloads for finished series, and the episode list.
- * Labels come and go with the data; the `classic` install writes some in Indonesian and adds the
- * Fansub, Director, Casts and Censor rows other installs have.
+ * Labels come and go with the data; each profile writes them in its language and adds its own
+ * rows (Fansub, Director, Subber, Producers, …).
  */
 
 /** The synopsis as the page's `.entry-content` paragraphs. */
 export function synopsisParagraphs(series: Series): string[] {
   return [series.synopsis, `${series.title} is streamed here with Indonesian subtitles, episode by episode.`];
 }
-
-/** Rows the classic install adds; parsers keep them in `otherInfo`. */
-export const CLASSIC_EXTRA_ROWS: readonly (readonly [label: string, value: string])[] = [
-  ['Fansub', 'Anichin Sub'],
-  ['Director', 'Li Hao'],
-  ['Casts', 'Zhao Lu, Chen Yi'],
-  ['Censor', 'Uncensored'],
-];
 
 /** Where the poster image style comes from: its index in the variant's rotation. */
 export function seriesPosterIndex(series: Series): number {
@@ -39,21 +31,21 @@ function seoText(series: Series): string {
 }
 
 function infoRows(ctx: PageContext, series: Series, info: SeriesInfo): string {
-  const classic = ctx.variant.name === 'classic';
+  const labels = ctx.variant.infoLabels;
   const rows = [
     infoRow('Status', series.status),
     info.networks.length > 0 ? infoRow('Network', info.networks.map((term) => termLink(ctx, '/network/', term)).join(', ')) : '',
     infoRow('Studio', info.studios.map((term) => termLink(ctx, '/studio/', term)).join(', ')),
-    infoRow(classic ? 'Tanggal rilis' : 'Released', shortDate(info.released), 'split'),
-    infoRow(classic ? 'Durasi' : 'Duration', info.duration),
+    infoRow(labels.released, shortDate(info.released), 'split'),
+    infoRow(labels.duration, info.duration),
     info.season === null ? '' : infoRow('Season', termLink(ctx, '/season/', info.season)),
-    infoRow(classic ? 'Negara' : 'Country', termLink(ctx, '/country/', info.country)),
-    series.type === null ? '' : infoRow('Type', series.type),
-    info.declaredEpisodes === null ? '' : infoRow('Episodes', String(info.declaredEpisodes)),
-    ...(classic ? CLASSIC_EXTRA_ROWS.map(([label, value]) => infoRow(label, text(value))) : []),
-    infoRow('Posted by', '<i itemprop="author" class="fn">admin</i>', 'author vcard'),
-    infoRow('Released on', `<time itemprop="datePublished" datetime="${siteDatetime(info.publishedAt)}">${longDate(siteDate(info.publishedAt))}</time>`, 'split'),
-    infoRow('Updated on', `<time itemprop="dateModified" datetime="${siteDatetime(lastModified(series))}">${longDate(siteDate(lastModified(series)))}</time>`, 'split'),
+    infoRow(labels.country, termLink(ctx, '/country/', info.country)),
+    series.type === null ? '' : infoRow(labels.type, series.type),
+    info.declaredEpisodes === null ? '' : infoRow(labels.episodes, String(info.declaredEpisodes)),
+    ...ctx.variant.extraInfoRows.map(([label, value]) => infoRow(label, text(value))),
+    infoRow(labels.postedBy, '<i itemprop="author" class="fn">admin</i>', 'author vcard'),
+    infoRow(labels.publishedAt, `<time class="updated" itemprop="datePublished" datetime="${siteDatetime(info.publishedAt)}">${longDate(siteDate(info.publishedAt))}</time>`, 'split'),
+    infoRow(labels.updatedAt, `<time itemprop="dateModified" datetime="${siteDatetime(lastModified(series))}">${longDate(siteDate(lastModified(series)))}</time>`, 'split'),
   ];
   return rows.filter(Boolean).join('\n');
 }
@@ -68,12 +60,18 @@ function episodeLabel(item: EpisodeItem): string {
   return item.episode === null ? 'Movie' : `Episode ${padEpisode(item.episode)}`;
 }
 
+/** The later snapshot's First Episode button links to `#` and names the episode unpadded ("Episode 1"). */
+function firstEpisodeButton(ctx: PageContext, first: EpisodeItem): string {
+  const [href, label] = ctx.variant.firstEpisodeButton === 'hash' ? ['#', first.episode === null ? 'Movie' : `Episode ${first.episode}`] : [absolute(ctx, first.path), episodeLabel(first)];
+  return `<div class="inepcx"><a href="${href}"><span>First Episode</span><span class="epcur epcurfirst">${label}</span></a></div>`;
+}
+
 function lastEnd(ctx: PageContext, episodes: readonly EpisodeItem[]): string {
   const latest = episodes[0];
   const first = episodes.at(-1);
   if (latest === undefined || first === undefined) return '';
   return `<div class="lastend">
-<div class="inepcx"><a href="${absolute(ctx, first.path)}"><span>First Episode</span><span class="epcur epcurfirst">${episodeLabel(first)}</span></a></div>
+${firstEpisodeButton(ctx, first)}
 <div class="inepcx"><a href="${absolute(ctx, latest.path)}"><span>New Episode</span><span class="epcur epcurlast">${episodeLabel(latest)}</span></a></div>
 </div>`;
 }

@@ -132,7 +132,7 @@ ${items.join('\n')}
 
 export function sidebar(ctx: PageContext): string {
   return `<div id="sidebar">
-${cached(`<div class="section">\n${quickFilterForm(ctx)}\n</div>`)}
+${ctx.variant.sidebarQuickFilter ? cached(`<div class="section">\n${quickFilterForm(ctx)}\n</div>`) : ''}
 ${cached(popularWidget(ctx))}
 ${cached(newMovieWidget(ctx))}
 ${sidebarAdBlock()}

@@ -23,7 +23,7 @@ describe.each(['cafe', 'classic'] as const)('every parser on %s pages with chara
   }
 
   const upstreamPath = (endpoint: AnyEndpoint, input: Record<string, unknown>) =>
-    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase });
+    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase, listPath: VARIANTS[variant].seriesBase });
 
   async function parsedPair(endpoint: AnyEndpoint, input: Record<string, unknown>) {
     const path = upstreamPath(endpoint, input);

@@ -17,7 +17,7 @@ const search = endpoints.find((entry) => entry.path === '/catalog/search')!;
 const input = { q: 'a', page: 1 };
 
 function searchPage(): string {
-  const answer = answerRoute({ origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe }, resolveRoute(new URL(SEARCH_URL)));
+  const answer = answerRoute({ origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe }, resolveRoute(new URL(SEARCH_URL), VARIANTS.cafe));
   if (!('html' in answer)) throw new Error('the simulator rendered no search page');
   return answer.html;
 }

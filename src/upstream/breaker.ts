@@ -26,7 +26,7 @@ export interface OriginBreakersOptions {
   /** How many distinct pages must fail in a row for background fetches to open the breaker (the threshold by default). */
   siteWidePages?: number;
   /** Which failures say the origin is in trouble (not, say, a 404 or our own missing solver). */
-  countsAsFailure(error: unknown): boolean;
+  countsAsFailure: (error: unknown) => boolean;
   monitor: UpstreamMonitor;
 }
 

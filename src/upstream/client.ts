@@ -128,7 +128,7 @@ interface PageFetch {
   priority: FetchPriority;
   signal: AbortSignal;
   deadlineAt: number;
-  track(solving: boolean): void;
+  track: (solving: boolean) => void;
 }
 
 // The home page of the AnimeStream theme: a WordPress page with the theme's card lists.

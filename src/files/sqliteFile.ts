@@ -26,7 +26,7 @@ export interface SqliteFileOptions<Handle> {
   path: string;
   log: DamageLog;
   /** Sets the connection up (pragmas, tables, statements) and gives what operations use; called again for each new file. */
-  prepare(db: Database.Database): Handle;
+  prepare: (db: Database.Database) => Handle;
 }
 
 /**

@@ -9,12 +9,17 @@ const MIRRORED: ThemeSite = { ...SISTER, origin: 'https://donghuastream.org' };
 
 describe('the origins a page names as its own', () => {
   it('are its canonical and home links, when absolute', () => {
-    expect(readOwnOrigins(themePage(CAFE, seriesMain(CAFE, 'soul-land-2', 'Soul Land 2'), '/seri/soul-land-2/'))).toEqual(['https://anichin.cafe']);
+    expect(readOwnOrigins(themePage(CAFE, seriesMain(CAFE, 'soul-land-2', 'Soul Land 2'), '/seri/soul-land-2/'))).toEqual([
+      'https://anichin.cafe',
+    ]);
     expect(readOwnOrigins(themePage(MOE, seriesMain(MOE, 'martial-master', 'Martial Master'), '/martial-master/'))).toEqual([]);
   });
 
   it('are both when the canonical names the old domain and the home link the new one', () => {
-    const html = themePage(CAFE, '', '/').replace('<link rel="canonical" href="https://anichin.cafe/" />', '<link rel="canonical" href="https://anichin.club/" />');
+    const html = themePage(CAFE, '', '/').replace(
+      '<link rel="canonical" href="https://anichin.cafe/" />',
+      '<link rel="canonical" href="https://anichin.club/" />',
+    );
     expect(readOwnOrigins(html)).toEqual(['https://anichin.club', 'https://anichin.cafe']);
   });
 });
@@ -41,7 +46,9 @@ describe('links on the origin that served the page', () => {
 
   it('rewrites the site’s other configured origins, and leaves a page on the serving origin as it is', () => {
     const onOld = themePage({ ...CAFE, origin: 'https://anichin.club' }, '', '/');
-    expect(linksOnServingOrigin(onOld, 'https://anichin.cafe', ['https://anichin.cafe', 'https://anichin.club'])).toBe(themePage(CAFE, '', '/').replace(/anichin\.club/g, 'anichin.cafe'));
+    expect(linksOnServingOrigin(onOld, 'https://anichin.cafe', ['https://anichin.cafe', 'https://anichin.club'])).toBe(
+      themePage(CAFE, '', '/').replace(/anichin\.club/g, 'anichin.cafe'),
+    );
     const own = themePage(CAFE, '', '/');
     expect(linksOnServingOrigin(own, 'https://anichin.cafe', ['https://anichin.cafe'])).toBe(own);
     const relative = themePage(MOE, '', '/');

@@ -159,17 +159,27 @@ describe('a DATA_DIR with damaged files', () => {
     expect(asideFiles(dataDir, 'ip-hash.salt')).toHaveLength(1);
   }, 60_000);
 
-  it('on a full disk answers feeds, refuses reports with 503 REPORT_NOT_STORED, and takes them again once there is room', async (context) => {
+  it('on a full disk answers feeds, refuses reports with 503 REPORT_NOT_STORED, starts again, and takes reports once there is room', async (context) => {
     const mounted = mountTmpfs('2m');
     if ('refused' in mounted) skipFor(context, mounted.refused);
-    const service = await start(mounted.dir);
-    expect((await fetch(`${service.origin}${SERIES_PATH}`)).status).toBe(200);
+    const first = await start(mounted.dir);
+    expect((await fetch(`${first.origin}${SERIES_PATH}`)).status).toBe(200);
     fillDisk(mounted.dir);
 
-    for (const feed of ['/feeds/latest.json', '/feeds/movies.json', '/feeds/latest.rss', '/feeds/movies.atom']) expect((await fetch(`${service.origin}${feed}`)).status, feed).toBe(200);
-    const refused = await postReport(service);
+    const feeds = ['/feeds/latest.json', '/feeds/movies.json', '/feeds/latest.rss', '/feeds/movies.atom'];
+    for (const feed of feeds) expect((await fetch(`${first.origin}${feed}`)).status, feed).toBe(200);
+    const refused = await postReport(first);
     expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('REPORT_NOT_STORED');
+    await stop(first);
+
+    // A restart on the full disk: the answers file cannot even size its WAL's shared memory, and lives in memory.
+    const service = await start(mounted.dir);
+    const refusedFiles = service.logs().filter((line) => line.msg === 'the disk refuses this file (full or failing); its store lives in memory until a restart');
+    expect(refusedFiles.map((line) => line.file)).toContain(join(mounted.dir, 'answers.sqlite'));
+    expect((await fetch(`${service.origin}/catalog/series/${SERIES[1]!.slug}`)).status).toBe(200);
+    for (const feed of feeds) expect((await fetch(`${service.origin}${feed}`)).status, feed).toBe(200);
 
     rmSync(join(mounted.dir, 'filler'));
     const taken = await postReport(service);

@@ -174,7 +174,7 @@ export function createApp({
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
   app.use(createHealthRouter({ upstream, paths, metrics, redis }));
-  app.use(createStatusRouter(status, now, catalogIndex.state));
+  app.use(createStatusRouter(status, now, catalogIndex.state, () => paths.status()));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));

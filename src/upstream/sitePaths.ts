@@ -70,8 +70,6 @@ export interface SitePathsOptions {
 /** What this instance knows of one origin, and the lookups under way there. */
 interface OriginState {
   paths: OriginPaths;
-  /** The kept paths, read once before the first lookup. */
-  loaded: Promise<void>;
   /** The one lookup of each path under way; concurrent requests wait for it rather than start their own. */
   lookups: Partial<Record<SitePathKind, Promise<UpstreamPage | null>>>;
   lastRecheck: Record<SitePathKind, number>;
@@ -92,22 +90,28 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
   function stateOf(origin: string): OriginState {
     let state = states.get(origin);
     if (state === undefined) {
-      const created: OriginState = {
+      state = {
         paths: { origin, series: null, list: null },
-        loaded: Promise.resolve(),
         lookups: {},
         lastRecheck: { series: Number.NEGATIVE_INFINITY, list: Number.NEGATIVE_INFINITY },
         seriesLookupFailedAt: null,
         homeReadAt: Number.NEGATIVE_INFINITY,
       };
-      created.loaded = store.read(origin).then((kept) => {
-        created.paths.series ??= kept?.series ?? null;
-        created.paths.list ??= kept?.list ?? null;
-      });
-      states.set(origin, created);
-      state = created;
+      states.set(origin, state);
+      // Shown by /health/upstream and /status from the start, before any request needs them.
+      void recall(state);
     }
     return state;
+  }
+
+  /**
+   * What is kept for the origin (DATA_DIR, or what another instance learned, through Redis), read
+   * before each lookup: a path learned elsewhere in the meantime spares the lookup.
+   */
+  async function recall(state: OriginState): Promise<void> {
+    const kept = await store.read(state.paths.origin);
+    state.paths.series ??= kept?.series ?? null;
+    state.paths.list ??= kept?.list ?? null;
   }
 
   const known = (state: OriginState, kind: SitePathKind): string | null => options.overrides[kind] ?? state.paths[kind]?.path ?? null;
@@ -279,7 +283,7 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
 
   async function fetchPage(needs: SitePathKind | null, pathOf: (site: UpstreamSite) => string, priority: FetchPriority): Promise<UpstreamPage> {
     const state = stateOf(upstream.origin);
-    await state.loaded;
+    if (needs !== null && known(state, needs) === null && state.lookups[needs] === undefined) await recall(state);
     if (needs === 'series' && known(state, 'series') === null) return lookupSeries(state, pathOf, priority);
     if (needs === 'list' && known(state, 'list') === null) await lookupFromHome(state, priority);
     return fetchKnown(state, needs, pathOf, priority);

@@ -49,7 +49,7 @@ describe.each<[VariantName, string]>([
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startTestStack({ simulator: { variant }, env: { UPSTREAM_SERIES_PATH: seriesPath } });
+    stack = await startTestStack({ simulator: { variant } });
   });
   afterAll(() => stack.close());
 

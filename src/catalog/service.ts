@@ -63,7 +63,7 @@ export interface CatalogServiceDeps {
   paths: SitePaths;
   logger: Logger;
   cache: AnswerCache<CatalogAnswer>;
-  ttlSeconds(endpoint: AnyEndpoint): number;
+  ttlSeconds: (endpoint: AnyEndpoint) => number;
   /** The cache's clock: fetchedAt, Age and freshness must all read the same one. */
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
@@ -75,7 +75,7 @@ export interface CatalogServiceDeps {
   /** How long after its fetch an answer stands in when the upstream fails (STALE_IF_ERROR_S). */
   staleIfErrorMs: number;
   /** The contract's code of a failure (the error table's), which says whether a kept answer stands in. */
-  codeOf(error: unknown): ErrorCode;
+  codeOf: (error: unknown) => ErrorCode;
   /** Told of every kept answer served in place of a failed fetch, for the metrics. */
   onStale?: (reason: StaleReason) => void;
 }

@@ -41,7 +41,7 @@ export interface LocalCatalog {
   onChange(listener: (change: CatalogChange) => void): () => void;
   /** Every held entry, parsed (for a one-off rebuild; the heap holds them only while the caller does). */
   entries(): Promise<CatalogEntry[]>;
-  state(): CatalogState;
+  state: () => CatalogState;
   /**
    * Whether the crawler is on and the catalog complete: what every title search asks, so it reads
    * two flags rather than state(), which counts the series read of every series listed.

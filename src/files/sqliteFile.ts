@@ -15,10 +15,9 @@ const isDiskTrouble = (error: unknown) => {
   return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN');
 };
 const COMPANIONS = ['-wal', '-shm'];
-
-/** A DATA_DIR SQLite file that replaces itself with a new one when it is found damaged. */
 const IN_MEMORY = ':memory:';
 
+/** A DATA_DIR SQLite file that replaces itself with a new one when it is found damaged. */
 export interface SqliteFile<Handle> {
   /**
    * Runs `operation` on the open file. An operation that finds the file damaged moves it aside and
@@ -37,7 +36,7 @@ export interface SqliteFileOptions<Handle> {
    * again for each new file. `inMemory` when the disk refused the file and the database lives in
    * memory until the service restarts.
    */
-  prepare(db: Database.Database, inMemory: boolean): Handle;
+  prepare: (db: Database.Database, inMemory: boolean) => Handle;
 }
 
 /**

@@ -213,7 +213,7 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
       }
       return fetchKnown(state, 'series', pathOf, priority);
     }
-    let answer: UpstreamPage | null = null;
+    let answer: UpstreamPage | null;
     try {
       answer = await once(state, 'series', () => probeSeries(state, pathOf, SERIES_PATH_CANDIDATES, '', priority));
     } catch (error) {

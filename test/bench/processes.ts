@@ -82,7 +82,7 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
     env: { ...process.env, BODY_FILE: bodyFile, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  await new Promise((resolve) => child.stdout.once('data', resolve));
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
@@ -92,7 +92,7 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
  */
 export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const origin = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const origin = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   return { origin, stop: () => stopChild(child) };
 }
 

@@ -31,7 +31,7 @@ export const listEndpoints = [
     data: SearchData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_SEARCH_S',
-    upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q })}`,
+    upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q }).toString()}`,
     parse: (html, pageUrl, { q }) => {
       const parsed = parseSearchPage(html, pageUrl);
       return { ...parsed, data: { query: q, results: parsed.data.results } };

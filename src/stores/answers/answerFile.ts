@@ -16,7 +16,7 @@ export interface AnswerFileOptions {
   /** The bound on what is kept (stored bytes and keys); the least recently used go first past it. */
   maxBytes: number;
   /** Until when (ms since epoch) an answer is kept; it is never read back after. */
-  keepUntil(answer: CatalogAnswer): number;
+  keepUntil: (answer: CatalogAnswer) => number;
   now: () => number;
   logger: Logger;
 }

@@ -133,7 +133,7 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
     const path = ctx.variant.seriesBase;
     const params = new URLSearchParams({ order: 'popular', page: '2' });
     const results = catalog.popular(2);
-    const parsed = parsePopularSeriesPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`);
+    const parsed = parsePopularSeriesPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
         series: results.items.map((series, index) => seriesCard(ctx, series, index)),
@@ -148,7 +148,7 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
     const path = ctx.variant.seriesBase;
     const params = new URLSearchParams({ type: 'movie', order: 'update' });
     const results = catalog.movies(1);
-    const parsed = parseNewMoviePage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`);
+    const parsed = parseNewMoviePage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
         movies: results.items.map((series, index) => seriesCard(ctx, series, index)),
@@ -171,7 +171,7 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
     const path = ctx.variant.seriesBase;
     const page = catalog.popular(1).totalPages + 1;
     const params = new URLSearchParams({ order: 'popular', page: String(page) });
-    expect(() => parseSeriesListPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`)).toThrow(
+    expect(() => parseSeriesListPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`)).toThrow(
       new PagePastEndError('seriesList', page),
     );
   });

@@ -62,7 +62,10 @@ export function openSqliteFile<Handle>({ path, log, prepare }: SqliteFileOptions
       return openAt(path);
     } catch (error) {
       if (!isDiskTrouble(error)) throw error;
-      log.error({ file: path, cause: (error as Error).message }, 'the disk refuses this file (full or failing); its store lives in memory until a restart');
+      log.error(
+        { file: path, cause: (error as Error).message },
+        'the disk refuses this file (full or failing); its store lives in memory until a restart',
+      );
       return openAt(IN_MEMORY);
     }
   };

@@ -84,7 +84,7 @@ export interface StatusView {
 }
 
 /** The site's paths the service builds page addresses on, and how it knows them. */
-export interface SitePathsView {
+interface SitePathsView {
   origin: string;
   rows: { label: string; path: string; how: string }[];
 }
@@ -94,7 +94,7 @@ function pathRow(label: string, path: PathInUse | null) {
   return { label, path: path.path, how: path.learnedAt === null ? path.how : `dipelajari ${at(path.learnedAt)}: ${path.how}` };
 }
 
-export function sitePathsView(paths: SitePathsStatus): SitePathsView {
+function sitePathsView(paths: SitePathsStatus): SitePathsView {
   return { origin: paths.origin, rows: [pathRow('Halaman seri', paths.series), pathRow('Daftar seri dan filternya', paths.list)] };
 }
 

@@ -24,7 +24,7 @@ export type SitePathKind = keyof typeof KIND_PATH;
 const KIND_PATH = { series: 'seriesPath', list: 'listPath' } as const satisfies Record<string, keyof UpstreamSite>;
 
 /** Where installs of the theme put series pages, in the order a series is looked up while its path is unknown. */
-export const SERIES_PATH_CANDIDATES = ['/seri/', '/anime/', '/'] as const;
+const SERIES_PATH_CANDIDATES = ['/seri/', '/anime/', '/'] as const;
 /** The theme's own list path, for a site without a quick-filter form whose series sit at its root. */
 const THEME_LIST_PATH = '/anime/';
 

@@ -27,6 +27,7 @@ import { CONNECTION_TURNS, createConnectionTurns, type ConnectionTurnsOptions, t
 import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
 import type { OriginStore, SharedOrigin } from './originStore.js';
 import { createOriginPool } from './origins.js';
+import { linksOnServingOrigin } from './siteLinks.js';
 
 export type { FetchPriority } from './connectionTurns.js';
 
@@ -323,7 +324,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       switch (verdict.kind) {
         case 'ok': {
           const answer = outcome as UpstreamAnswer;
-          return { url: answer.url, status: answer.status, html: servedBy(answer.body, origin), attempts };
+          // Our URLs name the origin that served the page, whichever of the site's origins the page links.
+          const html = linksOnServingOrigin(answer.body, origin, pool.list().map((entry) => entry.origin));
+          return { url: answer.url, status: answer.status, html, attempts };
         }
         case 'redirect':
           if (++redirects > MAX_REDIRECTS) throw new UpstreamBadResponseError(`More than ${MAX_REDIRECTS} redirects`, startUrl, null);
@@ -387,15 +390,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       if (error instanceof UpstreamBlockedError) throw error;
       throw new UpstreamBlockedError('The browser page for the upstream could not be opened', clearance.origin, 60, 'refused', { cause: error });
     }
-  }
-
-  /** Links to the other known origins are rewritten, so our URLs name the origin that served the page. */
-  function servedBy(html: string, origin: string): string {
-    let result = html;
-    for (const other of pool.list()) {
-      if (other.origin !== origin) result = result.replaceAll(other.origin, origin);
-    }
-    return result;
   }
 
   return {

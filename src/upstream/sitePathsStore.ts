@@ -13,7 +13,6 @@ const LearnedPath = z.object({
    */
   witness: z.string().nullable(),
 });
-type LearnedPath = z.infer<typeof LearnedPath>;
 
 /** What one origin of the site taught: its series path and its list path, each null until learned. */
 export const OriginPaths = z.object({

@@ -12,7 +12,7 @@ import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint } from './endpoints/index.js';
 import { checkParseRoom, parsePage } from './pageParser.js';
 
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
 export interface CatalogResult {
   answer: CatalogAnswer;
@@ -98,7 +98,7 @@ const FAILED_PAGES_MAX = 1_000;
  * parse of a changed layout) per key per period, no request waits for it, and a site that recovers
  * is seen again within the period.
  */
-export const FAILED_FETCH_RETRY_MS = 10_000;
+const FAILED_FETCH_RETRY_MS = 10_000;
 // Keys whose last good answer stands in, remembered at once; beyond it the oldest go the whole way again.
 const FAILED_FETCHES_MAX = 10_000;
 // Answers fetched here whose upstream facts are remembered, the latest first. The misses that waited

@@ -55,7 +55,7 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  * marks its series as changed. Not the poster: the theme picks the image size by the card's place
  * on the page, so it changes whenever the list moves.
  */
-export const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
+const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
   createHash('sha1').update(JSON.stringify([title, url, type, status, sub])).digest('base64url').slice(0, 16);
 
 class SkipSeries extends Error {}
@@ -73,7 +73,7 @@ const LIST_ENDPOINT = endpointOf('/catalog/series');
 const SERIES_ENDPOINT = endpointOf('/catalog/series/{slug}');
 
 /** Which pass is due at `now`, or null; and when the next one will be. */
-export function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
+function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
   if (progress.lastFullPassStartedAt === null || progress.lastFullPassEndedAt === null) return { due: 'full', nextAt: now };
   const fullAt = progress.lastFullPassStartedAt + fullPassEveryMs;
   const updateAt = (progress.lastUpdatePassStartedAt ?? progress.lastFullPassStartedAt) + updateEveryMs;

@@ -4,7 +4,7 @@ import type { PathologicalShape } from './pages/pathological.js';
  * Failures the simulator can inject. Each fault may be limited to requests whose path+query starts
  * with `pathPrefix`, and to the next `times` matching requests.
  */
-export interface FaultScope {
+interface FaultScope {
   readonly pathPrefix?: string;
   readonly times?: number;
 }

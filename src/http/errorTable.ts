@@ -20,6 +20,7 @@ import {
 import {
   InvalidBodyError,
   InvalidParameterError,
+  CrossSiteFormError,
   MalformedPathError,
   MethodNotAllowedError,
   PayloadTooLargeError,
@@ -95,6 +96,12 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
   answers(InvalidParameterError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: (error) => `${error.message}. See details.`, details: (error) => error.details }),
   answers(InvalidBodyError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: (error) => `${error.message}. See details.`, details: (error) => error.details }),
   answers(MalformedPathError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: () => MALFORMED, details: () => [MALFORMED_PATH], reason: (error) => error.message }),
+  answers(CrossSiteFormError, {
+    code: 'INVALID_PARAMETER',
+    reportCategory: 'bug',
+    message: () => MALFORMED,
+    details: () => [{ field: 'Origin', rule: 'this service\'s own pages', message: 'The report form can only be sent from the Report Center\'s own page' }],
+  }),
   answers(PayloadTooLargeError, {
     code: 'PAYLOAD_TOO_LARGE',
     reportCategory: 'bug',

@@ -72,6 +72,11 @@ export class MalformedRequestError extends Error {
   }
 }
 
+/** A form post sent by another site's page (its Origin or Sec-Fetch-Site says so). */
+export class CrossSiteFormError extends Error {
+  override readonly name = 'CrossSiteFormError';
+}
+
 /** The operator endpoints need `Authorization: Bearer <ADMIN_TOKEN>`. */
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';

@@ -288,6 +288,33 @@ describe('GET /report and POST /report (the Report Center form)', () => {
     expect($('a[href="/"]').filter((_, el) => $(el).text() === 'Kembali ke beranda').length).toBe(1);
   });
 
+  it("refuses a post another site's page sends (Origin or Sec-Fetch-Site), storing nothing; takes one from its own page", async () => {
+    const before = storedReports().length;
+    const post = (headers: Record<string, string>) => request(stack.app).post('/report').set('Host', 'api.test').set(headers).type('form').send(valid);
+    const crossSite: Record<string, string>[] = [
+      { Origin: 'https://evil.example' },
+      { Origin: 'null' },
+      { Origin: 'http://api.test', 'Sec-Fetch-Site': 'cross-site' },
+      { 'Sec-Fetch-Site': 'same-site' },
+    ];
+    for (const headers of crossSite) {
+      const refused = await post({ ...headers, Accept: 'application/json' });
+      expect(refused.status, JSON.stringify(headers)).toBe(400);
+      expect(refused.body.error).toEqual({
+        code: 'INVALID_PARAMETER',
+        message: 'The request is malformed. See details.',
+        details: [{ field: 'Origin', rule: "this service's own pages", message: "The report form can only be sent from the Report Center's own page" }],
+      });
+    }
+    expect(storedReports()).toHaveLength(before);
+    // Chromium's own post from our page (its no-referrer policy hides the Origin), and an Origin alone.
+    const own: Record<string, string>[] = [{ Origin: 'null', 'Sec-Fetch-Site': 'same-origin' }, { Origin: 'http://api.test' }];
+    for (const headers of own) {
+      expect((await post(headers)).status, JSON.stringify(headers)).toBe(303);
+    }
+    expect(storedReports()).toHaveLength(before + 2);
+  });
+
   it('returns the form with a message beside each wrong field and everything typed kept', async () => {
     const before = storedReports().length;
     const typed = { category: 'wrong-data', endpoint: '/catalog/genres', title: 't'.repeat(101), description: 'Baris satu\r\nbaris dua', severity: '' };

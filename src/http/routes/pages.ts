@@ -9,6 +9,7 @@ import type { ReportService } from '../../reports/service.js';
 import { builtAtMostEvery, builtOncePerKey, MarkedText, OriginBodies, renderView } from '../builtPages.js';
 import { InvalidBodyError, RateLimitedError, RouteNotFoundError } from '../errors.js';
 import { closeIfBodyUnread, formBody } from '../middleware/body.js';
+import { sameOriginForm } from '../middleware/sameOriginForm.js';
 import { originOf, originRuleOf, variesByHost } from '../requestOrigin.js';
 import { parseBody } from '../validation.js';
 import { reportSender } from './reports.js';
@@ -82,6 +83,8 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
 
   router.post(
     '/report',
+    // Before the quota: another site's post must not use up its visitor's.
+    sameOriginForm,
     quota,
     formBody,
     async (req: Request, res: Response) => {

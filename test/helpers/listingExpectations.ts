@@ -1,4 +1,5 @@
 import type { Series } from '../simulator/dataset.js';
+import { episodeSlug, episodesOf } from '../simulator/episodes.js';
 import * as listings from '../simulator/listings.js';
 import { genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
@@ -13,6 +14,17 @@ export function posterOf(ctx: PageContext, series: Series, index: number): strin
 
 export function expectedSeriesCard(ctx: PageContext, series: Series, index: number) {
   return { title: series.title, slug: series.slug, url: seriesUrl(ctx, series), poster: posterOf(ctx, series, index), type: series.type, status: series.status, sub: series.sub };
+}
+
+/**
+ * A home Recommendation card: the series card, or on a profile whose tabs list episode posts, the
+ * series' latest post as a series card: the post's title, slug and URL; its corner reads the
+ * episode, so the status is only the Completed badge's.
+ */
+export function expectedRecommendationCard(ctx: PageContext, series: Series, index: number) {
+  const latest = ctx.variant.recommendationCards === 'episode' ? episodesOf(series)[0] : undefined;
+  if (latest === undefined) return expectedSeriesCard(ctx, series, index);
+  return { title: latest.title, slug: episodeSlug(latest), url: `${ctx.origin}${latest.path}`, poster: posterOf(ctx, series, index), type: series.type, status: series.status === 'Completed' ? series.status : null, sub: series.sub };
 }
 
 export function expectedSeasonCards(ctx: PageContext, slug: string) {

@@ -1,7 +1,6 @@
 import type { RequestListener, Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
-import type { UpstreamSite } from './catalog/endpoints/index.js';
 import { AnswerCache } from './catalog/cache.js';
 import type { CatalogAnswer } from './catalog/answer.js';
 import { warmPageParser } from './catalog/pageParser.js';
@@ -24,6 +23,7 @@ import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
 import { createReportService } from './reports/service.js';
 import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
+import { createSitePaths } from './upstream/sitePaths.js';
 import { createMetrics, registerAnswerCacheMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
 import { createHttpServer } from './http/server.js';
@@ -83,7 +83,13 @@ export function createApp({
   const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs });
   const { redis } = shared;
   const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
-  const site: UpstreamSite = { seriesPath: config.UPSTREAM_SERIES_PATH };
+  const paths = createSitePaths({
+    upstream,
+    store: shared.sitePaths,
+    overrides: { series: config.UPSTREAM_SERIES_PATH, list: config.UPSTREAM_LIST_PATH },
+    logger,
+    now,
+  });
   void warmPageParser();
   const answerCache = new AnswerCache<CatalogAnswer>({
     maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
@@ -93,7 +99,7 @@ export function createApp({
   registerAnswerCacheMetrics(metrics.registry, () => answerCache.size);
   const siteCatalog = createCatalogService({
     upstream,
-    site,
+    paths,
     logger,
     cache: answerCache,
     ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
@@ -167,8 +173,8 @@ export function createApp({
   // helmet's headers are for documents; the JSON API sets the one that applies to it.
   app.use(securityHeaders);
   app.use(express.static(fileURLToPath(new URL('../public', import.meta.url)), { index: false, maxAge: '1h' }));
-  app.use(createHealthRouter({ upstream, metrics, redis }));
-  app.use(createStatusRouter(status, now, catalogIndex.state));
+  app.use(createHealthRouter({ upstream, paths, metrics, redis }));
+  app.use(createStatusRouter(status, now, catalogIndex.state, () => paths.status()));
   app.use(createOpenApiRouter(config));
   app.use(createPagesRouter(config, reports, reportQuota, now));
   app.use(createReportsApiRouter(reports, reportQuota));

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createLogger } from './config/logger.js';
+import { dataDirProblem } from './files/dataDir.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -18,6 +19,12 @@ function readConfig() {
 }
 
 const config = readConfig();
+// A DATA_DIR the service cannot write stops the start with one line, not a store's stack trace.
+const dataDirFailure = dataDirProblem(config.DATA_DIR);
+if (dataDirFailure !== undefined) {
+  console.error(dataDirFailure);
+  process.exit(1);
+}
 const logger = createLogger(config.LOG_LEVEL);
 const app = createApp({ config, logger });
 const server = app.listen(config.PORT, config.HOST);

@@ -3,12 +3,13 @@ import { LRUCache } from 'lru-cache';
 import type { Logger } from '../config/logger.js';
 import { PARSER_VERSION } from '../parsers/version.js';
 import type { FetchPriority, UpstreamClient, UpstreamPage } from '../upstream/client.js';
+import type { SitePaths } from '../upstream/sitePaths.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { AnswersStore } from './answersStore.js';
 import { StaleReason, type ErrorCode } from '../contract/schemas.js';
 import { staleAnswer, type CatalogAnswer, type UpstreamFacts } from './answer.js';
 import type { AnswerCache, Freshness } from './cache.js';
-import type { AnyEndpoint, UpstreamSite } from './endpoints/index.js';
+import type { AnyEndpoint } from './endpoints/index.js';
 import { checkParseRoom, parsePage } from './pageParser.js';
 
 export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
@@ -58,10 +59,11 @@ export interface CatalogService {
 
 export interface CatalogServiceDeps {
   upstream: UpstreamClient;
-  site: UpstreamSite;
+  /** The site's paths (learned, or set by a variable), which fetch the pages built on them. */
+  paths: SitePaths;
   logger: Logger;
   cache: AnswerCache<CatalogAnswer>;
-  ttlSeconds(endpoint: AnyEndpoint): number;
+  ttlSeconds: (endpoint: AnyEndpoint) => number;
   /** The cache's clock: fetchedAt, Age and freshness must all read the same one. */
   now: () => number;
   /** Told of every lookup's result, for the metrics. */
@@ -73,7 +75,7 @@ export interface CatalogServiceDeps {
   /** How long after its fetch an answer stands in when the upstream fails (STALE_IF_ERROR_S). */
   staleIfErrorMs: number;
   /** The contract's code of a failure (the error table's), which says whether a kept answer stands in. */
-  codeOf(error: unknown): ErrorCode;
+  codeOf: (error: unknown) => ErrorCode;
   /** Told of every kept answer served in place of a failed fetch, for the metrics. */
   onStale?: (reason: StaleReason) => void;
 }
@@ -130,7 +132,7 @@ export function cacheKey(endpoint: AnyEndpoint, input: Record<string, unknown>):
 
 export function createCatalogService({
   upstream,
-  site,
+  paths,
   logger,
   cache,
   ttlSeconds,
@@ -199,9 +201,9 @@ export function createCatalogService({
   /** The endpoint's upstream page; on a 404, its fallback page once, where it has one. */
   async function fetchPage(endpoint: AnyEndpoint, input: never, priority: FetchPriority): Promise<UpstreamPage> {
     try {
-      return await upstream.fetchPage(endpoint.upstreamPath(input, site), { priority });
+      return await paths.fetchPage(endpoint.sitePath ?? null, (site) => endpoint.upstreamPath(input, site), priority);
     } catch (error) {
-      const fallback = error instanceof UpstreamNotFoundError ? (endpoint.fallbackPath?.(input, site) ?? null) : null;
+      const fallback = error instanceof UpstreamNotFoundError ? (endpoint.fallbackPath?.(input) ?? null) : null;
       if (fallback === null) throw error;
       return upstream.fetchPage(fallback, { priority });
     }
@@ -229,7 +231,7 @@ export function createCatalogService({
     const onGiveUp = () =>
       new UpstreamTimeoutError(
         `No answer from the upstream within ${deadlineMs} ms`,
-        new URL(endpoint.upstreamPath(input as never, site), upstream.origin).href,
+        new URL(endpoint.upstreamPath(input as never, paths.site()), upstream.origin).href,
       );
     return answers.load(key, fetchHere, { newerThan, onGiveUp }).then((answer) => {
       failedRefreshes.delete(key);

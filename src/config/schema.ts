@@ -37,6 +37,20 @@ const redisUrl = z
     message: 'REDIS_URL must be a redis:// or rediss:// URL, like redis://127.0.0.1:6379',
   });
 
+/**
+ * A path of the site as the theme builds it: one segment between slashes ("/seri/"), written with or
+ * without the slashes; where `rootAllowed`, "/" too (a site whose series pages sit at "/{slug}/").
+ */
+const sitePath = (name: string, example: string, rootAllowed: boolean) =>
+  z
+    .string()
+    .trim()
+    .regex(
+      rootAllowed ? /^(?:\/|\/?[a-z0-9][a-z0-9-]*\/?)$/i : /^\/?[a-z0-9][a-z0-9-]*\/?$/i,
+      `${name} must be one path segment such as ${example}${rootAllowed ? ', or / for pages at the site root' : ''}`,
+    )
+    .transform((text) => (text === '/' ? '/' : `/${text.replace(/^\/|\/$/g, '')}/`));
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 const SOLVERS = ['auto', 'chromium', 'flaresolverr', 'off'] as const;
 
@@ -66,12 +80,9 @@ export const ConfigSchema = z.object({
     .default('https://anichin.cafe')
     .transform((text) => text.split(',').map((part) => part.trim()).filter(Boolean))
     .pipe(z.array(origin).min(1, 'UPSTREAM_BASE_URLS needs at least one origin')),
-  UPSTREAM_SERIES_PATH: z
-    .string()
-    .trim()
-    .regex(/^\/?[a-z0-9][a-z0-9-]*\/?$/i, 'UPSTREAM_SERIES_PATH must be one path segment such as /seri/ or /anime/')
-    .transform((text) => `/${text.replace(/^\/|\/$/g, '')}/`)
-    .default('/seri/'),
+  // Unset (the default): the site's paths are learned from its own pages (src/upstream/sitePaths.ts).
+  UPSTREAM_SERIES_PATH: sitePath('UPSTREAM_SERIES_PATH', '/seri/', true).optional(),
+  UPSTREAM_LIST_PATH: sitePath('UPSTREAM_LIST_PATH', '/anime/', false).optional(),
   UPSTREAM_TIMEOUT_MS: wholeNumber('UPSTREAM_TIMEOUT_MS', 100, 120000).default(10000),
   // Upstream resilience (src/upstream/): the challenge solver, the breaker and the origin failover.
   SOLVER: z.enum(SOLVERS, { error: `SOLVER must be one of ${SOLVERS.join(', ')}` }).default('auto'),

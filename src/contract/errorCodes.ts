@@ -103,6 +103,11 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
     when: 'The export or a search with source=catalog was asked while the catalog crawler is turned off or has read nothing yet; Retry-After says when to try again',
     kapan: 'Ekspor atau pencarian source=catalog diminta saat perayap katalog dimatikan atau belum membaca apa pun; Retry-After menyebut kapan mencoba lagi',
   },
+  REPORT_NOT_STORED: {
+    status: 503,
+    when: "A report could not be written to this service's disk (full, or failing); nothing was stored. Retry-After says when to send it again",
+    kapan: 'Laporan tidak bisa ditulis ke disk layanan ini (penuh atau rusak); tidak ada yang tersimpan. Retry-After menyebut kapan mengirim lagi',
+  },
   INTERNAL_ERROR: {
     status: 500,
     when: 'A bug on our side; the body never holds a stack trace',
@@ -125,6 +130,7 @@ export function catalogErrorCodes(takesParameters: boolean, readsLocalCatalog = 
     (code) =>
       code !== 'UNAUTHORIZED' &&
       code !== 'PAYLOAD_TOO_LARGE' &&
+      code !== 'REPORT_NOT_STORED' &&
       // Only the local catalog's answers (the export, search with source=catalog) wait for the crawler.
       (readsLocalCatalog || code !== 'CATALOG_NOT_READY') &&
       !REQUEST_CODES.includes(code) &&
@@ -142,5 +148,6 @@ export const REPORT_ERROR_CODES: ErrorCode[] = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
+  'REPORT_NOT_STORED',
   'INTERNAL_ERROR',
 ];

@@ -65,7 +65,7 @@ const searchTerm = queryParam('q', (raw) => {
 export const SLUG_MAX = 200;
 // What a WordPress slug may hold once percent-decoded: ASCII lower-case letters, digits and
 // hyphens, and any other letter or mark (a percent-encoded UTF-8 slug such as `l%c2%b2studio`).
-const SLUG_CHARACTERS = /^(?:[a-z0-9-]|(?![\u0000-\u007f])[\p{L}\p{M}\p{N}\p{S}])+$/u;
+const SLUG_CHARACTERS = /^(?:[a-z0-9-]|(?!\p{ASCII})[\p{L}\p{M}\p{N}\p{S}])+$/u;
 
 /**
  * A path parameter naming an upstream slug, as Express hands it over (percent-decoded). It is kept

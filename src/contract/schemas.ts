@@ -142,6 +142,7 @@ export const ErrorCode = z.enum([
   'UPSTREAM_TIMEOUT',
   'SERVICE_BUSY',
   'CATALOG_NOT_READY',
+  'REPORT_NOT_STORED',
   'INTERNAL_ERROR',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

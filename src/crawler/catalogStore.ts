@@ -50,10 +50,13 @@ export const NO_PROGRESS: CrawlProgress = {
 export interface CatalogChanges {
   /** Grows with every change; the same state has the same revision on every instance. */
   revision: number;
-  /** Entries stored or replaced since, as their JSON bytes (off the heap), by slug. */
+  /**
+   * Entries stored or replaced since, as their JSON bytes (off the heap), by slug. Read as they are
+   * stored: the index skips one it cannot read (a damaged row) and the crawler reads it again.
+   */
   entries: Map<string, Buffer>;
-  /** Series removed since: their entries are gone. */
-  removed: RemovedSeries[];
+  /** Series removed since, as their JSON text, by slug: their entries are gone. */
+  removed: Map<string, string>;
 }
 
 export interface CatalogStore {

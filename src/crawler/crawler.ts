@@ -9,7 +9,7 @@ import { LayoutChangedError } from '../parsers/errors.js';
 import { ServiceBusyError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import type { CrawlProgress } from './catalogStore.js';
 import type { CrawlLock } from './crawlLock.js';
-import { entryOf } from './entry.js';
+import { entryOf, type EntryFacts } from './entry.js';
 import type { CatalogIndex } from './localCatalog.js';
 import { loopYield, usersBusy, type UserRequests } from './loopYield.js';
 import { walkUpdatePage } from './updateWalk.js';
@@ -184,6 +184,20 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     };
   }
 
+  /** Reads the series page of `slug` and stores its entry. */
+  async function readEntry(slug: string, sub: string | null, previous: EntryFacts | undefined): Promise<void> {
+    const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug });
+    const read = entryOf(data, sub, new Date(now()).toISOString(), previous);
+    await index.put(read.entry, read.facts);
+    passCounts.read++;
+    if (previous?.hash !== read.facts.hash) passCounts.changed++;
+    onStep('series', 'ok');
+  }
+
+  /** A page of its own that cannot be read: skipped, the site itself is fine. */
+  const isSkippable = (error: unknown) =>
+    error instanceof SkipSeries || error instanceof LayoutChangedError || error instanceof UpstreamUnreadablePageError;
+
   /** The series page of the first slug still to read. */
   async function readSeries(progress: CrawlProgress): Promise<CrawlProgress> {
     const pass = progress.pass!;
@@ -194,12 +208,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     if (pass.kind === 'full' && previous !== undefined && Date.parse(previous.checkedAt) >= pass.startedAt) return next;
     const card = pass.listed[slug!] ?? progress.listed[slug!];
     try {
-      const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug: slug! });
-      const read = entryOf(data, card?.sub ?? null, new Date(now()).toISOString(), previous);
-      await index.put(read.entry, read.facts);
-      passCounts.read++;
-      if (previous?.hash !== read.facts.hash) passCounts.changed++;
-      onStep('series', 'ok');
+      await readEntry(slug!, card?.sub ?? null, previous);
     } catch (error) {
       if (error instanceof UpstreamNotFoundError) {
         // Gone from its page and from the list: removed. A listed series whose page 404s is left as it is.
@@ -214,8 +223,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
         passCounts.skipped++;
         return next;
       }
-      // A page of its own that cannot be read is skipped for this pass; the site itself is fine.
-      if (error instanceof SkipSeries || error instanceof LayoutChangedError || error instanceof UpstreamUnreadablePageError) {
+      if (isSkippable(error)) {
         // The first of a pass is logged; the rest are counted in the pass's line (a redesign would skip them all).
         if (passCounts.skipped === 0) logger.warn({ err: error, slug }, 'series page skipped in this crawl pass');
         onStep('series', 'skipped');
@@ -225,6 +233,23 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       throw error;
     }
     return next;
+  }
+
+  /**
+   * Reads again a series whose stored entry could not be read (a damaged row), so that one bad row
+   * costs one request, not the catalog's completeness until the next full pass.
+   */
+  async function rereadUnreadable(slug: string): Promise<void> {
+    const progress = index.progress();
+    const card = progress.pass?.listed[slug] ?? progress.listed[slug];
+    try {
+      await readEntry(slug, card?.sub ?? null, undefined);
+    } catch (error) {
+      if (!(error instanceof UpstreamNotFoundError) && !isSkippable(error)) throw error;
+      // Not there, or not readable now: the next full pass decides, as for any other series.
+      index.forgetUnreadable(slug);
+      onStep('series', 'skipped');
+    }
   }
 
   async function endPass(progress: CrawlProgress): Promise<CrawlProgress> {
@@ -247,6 +272,8 @@ export function startCrawler(options: CrawlerOptions): Crawler {
 
   /** One step of the crawl: at most one upstream request. */
   async function step(): Promise<void> {
+    const [unreadable] = index.unreadableSlugs();
+    if (unreadable !== undefined) return rereadUnreadable(unreadable);
     let progress = index.progress();
     if (progress.pass === null) {
       const { due, nextAt } = passDue(progress, now(), options.updateEveryMs, options.fullPassEveryMs);

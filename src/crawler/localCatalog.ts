@@ -1,5 +1,6 @@
 import type { Logger } from '../config/logger.js';
-import { CatalogEntry, type RemovedSeries } from '../contract/catalogExport.js';
+import type { z } from 'zod';
+import { CatalogEntry, RemovedSeries } from '../contract/catalogExport.js';
 import { NO_PROGRESS, type CatalogChanges, type CatalogStore, type CrawlProgress } from './catalogStore.js';
 import { factsOf, type EntryFacts } from './entry.js';
 
@@ -40,7 +41,7 @@ export interface LocalCatalog {
   onChange(listener: (change: CatalogChange) => void): () => void;
   /** Every held entry, parsed (for a one-off rebuild; the heap holds them only while the caller does). */
   entries(): Promise<CatalogEntry[]>;
-  state(): CatalogState;
+  state: () => CatalogState;
   /**
    * Whether the crawler is on and the catalog complete: what every title search asks, so it reads
    * two flags rather than state(), which counts the series read of every series listed.
@@ -66,6 +67,10 @@ export interface CatalogIndex extends LocalCatalog {
   readonly ready: Promise<void>;
   facts(slug: string): EntryFacts | undefined;
   heldSlugs(): string[];
+  /** Slugs whose stored entry could not be read (a damaged row), oldest first: the crawler reads them again before anything else. */
+  unreadableSlugs(): string[];
+  /** The crawler gives up reading `slug` again (the site has no such series now); the next full pass decides on it. */
+  forgetUnreadable(slug: string): void;
   progress(): CrawlProgress;
   saveProgress(progress: CrawlProgress): Promise<void>;
   /** Saves the progress of a pass that ended, and syncs before the state says so. */
@@ -130,6 +135,8 @@ export function createCatalogIndex({
   }
 
   const parsed = (bytes: Buffer) => CatalogEntry.parse(JSON.parse(bytes.toString('utf8')));
+  // Slugs whose stored row could not be read, until the crawler has read them again.
+  const unreadable = new Set<string>();
 
   function forget(slug: string): void {
     facts.delete(slug);
@@ -138,11 +145,30 @@ export function createCatalogIndex({
     if (told.delete(slug)) emit({ kind: 'remove', slug });
   }
 
+  /** A stored row as its schema reads it; undefined (and logged once per slug) when it cannot be read. */
+  function readRow<T>(schema: z.ZodType<T>, slug: string, text: string): T | undefined {
+    let row: z.ZodSafeParseResult<T> | undefined;
+    try {
+      row = schema.safeParse(JSON.parse(text));
+    } catch {
+      row = undefined;
+    }
+    if (row?.success) return row.data;
+    if (!unreadable.has(slug)) logger.warn({ slug }, 'unreadable catalog entry skipped; the crawler reads it again');
+    unreadable.add(slug);
+    return undefined;
+  }
+
   function apply(changes: CatalogChanges, storedProgress: CrawlProgress | undefined): void {
     // The crawling instance is ahead of what it saved (a step's place is not always saved).
     if (storedProgress !== undefined) progress = storedProgress;
     for (const [slug, bytes] of changes.entries) {
-      const entry = parsed(bytes);
+      const entry = readRow(CatalogEntry, slug, bytes.toString('utf8'));
+      if (entry === undefined) {
+        forget(slug);
+        continue;
+      }
+      unreadable.delete(slug);
       const entryFacts = factsOf(entry);
       facts.set(slug, entryFacts);
       held.set(slug, bytes);
@@ -153,9 +179,11 @@ export function createCatalogIndex({
         emit({ kind: 'upsert', entry });
       }
     }
-    for (const gone of changes.removed) {
-      forget(gone.slug);
-      removed.set(gone.slug, gone);
+    for (const [slug, text] of changes.removed) {
+      forget(slug);
+      const gone = readRow(RemovedSeries, slug, text);
+      if (gone === undefined) removed.delete(slug);
+      else removed.set(slug, gone);
     }
     const listed = Object.keys(progress.listed);
     const wasComplete = complete;
@@ -270,6 +298,8 @@ export function createCatalogIndex({
     readiness: () => ({ enabled, complete }),
     facts: (slug) => facts.get(slug),
     heldSlugs: () => [...facts.keys()],
+    unreadableSlugs: () => [...unreadable],
+    forgetUnreadable: (slug) => void unreadable.delete(slug),
     progress: () => progress,
     async saveProgress(next) {
       progress = next;
@@ -287,6 +317,7 @@ export function createCatalogIndex({
     async put(entry, entryFacts) {
       await store.put(entry);
       facts.set(entry.slug, entryFacts);
+      unreadable.delete(entry.slug);
     },
     async remove(entry) {
       await store.remove(entry);

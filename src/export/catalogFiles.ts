@@ -110,7 +110,7 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
       const current = index.view();
       const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
       // No view yet holds nothing, so the refusal is set whenever `current` is missing.
-      if (refusal !== null || current === undefined) throw refusal;
+      if (refusal !== null || current === undefined) throw refusal!;
       if (name === 'catalog.schema.json') {
         schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
         return schema;

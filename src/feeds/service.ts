@@ -109,7 +109,7 @@ export function createFeedService({ catalog, firstSeen, canonical, now }: FeedSe
     },
     render(model, format, location) {
       let byLocation = renderings.get(model);
-      if (byLocation === undefined) renderings.set(model, (byLocation = new Map()));
+      if (byLocation === undefined) renderings.set(model, (byLocation = new Map<string, RenderedFeed>()));
       const key = renderingKey(format, location);
       let rendered = byLocation.get(key);
       if (rendered === undefined) {

@@ -14,11 +14,11 @@ export interface JsonLinesFile<Record> {
    * go out in one write and one fsync (group commit), so lines never interleave and concurrent
    * callers share the cost of the sync.
    */
-  append(records: readonly Record[]): Promise<void>;
+  append: (records: readonly Record[]) => Promise<void>;
   /** The records from byte `offset` to the end, oldest first, and the offset to read from next time. */
   readFrom(offset: number): Promise<{ records: Record[]; end: number }>;
   /** Each record in order, streamed line by line, so a file larger than memory can be read; an error thrown by `onRecord` stops it. */
-  forEach(onRecord: (record: Record) => void | Promise<void>): Promise<void>;
+  forEach: (onRecord: (record: Record) => void | Promise<void>) => Promise<void>;
   /** Replaces the whole file with `records`, atomically. */
   replace(records: readonly Record[]): Promise<void>;
 }

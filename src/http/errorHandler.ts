@@ -30,7 +30,7 @@ export function errorResponse(error: unknown, path: string, requestId: string, l
   if (described.status >= 500) logger.error({ err: error, code: described.code, requestId }, 'request failed');
   else if (described.reason !== undefined) logger.info({ code: described.code, reason: described.reason, requestId }, 'client error');
   const endpoint = REPORT_CENTER_PATHS.includes(path) ? path : 'other';
-  const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory })}`;
+  const reportUrl = `/report?${new URLSearchParams({ endpoint, category: described.reportCategory }).toString()}`;
   const body = JSON.stringify({
     status: 'error',
     error: { code: described.code, message: described.message, details: described.details },
@@ -75,7 +75,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!wantsErrorPage(req)) return writeErrorResponse(res, response);
     const view = errorPageView(described.status, described.code, REQUEST_ID_MARK, reportUrl);
     pages(`${described.status} ${described.code} ${reportUrl}`, async () => new MarkedText(await renderView(req.app, 'error', view), REQUEST_ID_MARK)).then(
-      (page) => res.status(described.status).set(described.headers).set('Cache-Control', 'no-store').type('html').send(page.with(res.locals.requestId as string)),
+      (page) => res.status(described.status).set(described.headers).set('Cache-Control', 'no-store').type('html').send(page.with(res.locals.requestId)),
       // A template failure cannot fall through to Express's default handler and its stack trace.
       (renderError: unknown) => {
         logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');

@@ -2,6 +2,7 @@ import { ERROR_CODES } from '../contract/errorCodes.js';
 import type { ErrorCode, ErrorDetail } from '../contract/schemas.js';
 import { CatalogNotReadyError } from '../crawler/errors.js';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
+import { ReportNotStoredError } from '../reports/errors.js';
 import type { ReportCategory } from '../reports/schema.js';
 import {
   type BlockReason,
@@ -133,6 +134,12 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
       error.reason === 'disabled'
         ? 'This service does not keep a copy of the catalog (its crawler is turned off), so it cannot answer from one.'
         : `This service's copy of the catalog is still empty: its crawler has only just started. Retry after ${error.retryAfterSeconds} seconds.`,
+    headers: retryAfter,
+  }),
+  answers(ReportNotStoredError, {
+    code: 'REPORT_NOT_STORED',
+    reportCategory: 'api-down',
+    message: (error) => `This service could not store the report right now (its disk is full or failing); nothing was kept. Send it again after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(UpstreamUnavailableError, {

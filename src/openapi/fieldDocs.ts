@@ -13,7 +13,7 @@ export interface FieldHint {
   /** A comma-separated list (`type: 'array'`): what each item is, and how many it takes at most. */
   items?: FieldHint;
   maxItems?: number;
-  default?: unknown;
+  default?: string | number;
 }
 
 export interface FieldDoc {
@@ -28,7 +28,7 @@ export interface FieldDoc {
  * cannot claim a rule the validation does not apply.
  */
 export function fieldDocs(object: z.ZodObject): FieldDoc[] {
-  return Object.entries(object.shape).map(([name, field]) => {
+  return Object.entries(object.shape as Record<string, z.ZodType>).map(([name, field]) => {
     const { id: _id, ...hint } = (field.meta() ?? {}) as FieldHint & { id?: string };
     return { name, required: !field.safeParse(undefined).success, schema: hint };
   });

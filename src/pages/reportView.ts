@@ -89,7 +89,7 @@ export function reportFormView(
   details: ErrorDetail[] = [],
   formError?: string,
 ): ReportFormView {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : '');
+  const text = (name: string) => (typeof values[name] === 'string' ? values[name] : '');
   const errors = new Map(details.map((detail) => [detail.field, messageFor(detail.field, detail.rule, text(detail.field))]));
 
   const choice = (
@@ -132,7 +132,7 @@ export function reportFormView(
 }
 
 /** `?endpoint=&category=` pre-fill the form (the `reportUrl` of an API error); unknown values are ignored. */
-export function prefillFromQuery(query: Record<string, unknown>): ReportFormValues {
+export function prefillFromQuery(query: Record<string, unknown>): { endpoint?: string; category?: string } {
   const pick = (name: string, choices: readonly { value: string }[]) => {
     const value = query[name];
     return typeof value === 'string' && choices.some((choice) => choice.value === value) ? value : undefined;

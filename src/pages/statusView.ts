@@ -2,6 +2,7 @@ import type { CatalogState } from '../crawler/localCatalog.js';
 import { causeOf } from '../status/causes.js';
 import type { HistorySlot, StatusHistory } from '../status/history.js';
 import type { LatencySummary } from '../status/trafficSummary.js';
+import type { PathInUse, SitePathsStatus } from '../upstream/sitePaths.js';
 import type { SlotState, Uptime } from '../status/uptime.js';
 import { formatDuration } from './duration.js';
 import { barRow, latencyChart, legendSwatch, type BarRow, type LatencyChart } from './statusCharts.js';
@@ -79,6 +80,22 @@ export interface StatusView {
   quietEndpoints: number;
   incidents: { start: string; end: string; duration: string; cause: string; codes: string }[];
   catalog: CatalogView;
+  sitePaths: SitePathsView;
+}
+
+/** The site's paths the service builds page addresses on, and how it knows them. */
+export interface SitePathsView {
+  origin: string;
+  rows: { label: string; path: string; how: string }[];
+}
+
+function pathRow(label: string, path: PathInUse | null) {
+  if (path === null) return { label, path: '–', how: 'belum diketahui: dipelajari dari situs saat pertama dibutuhkan' };
+  return { label, path: path.path, how: path.learnedAt === null ? path.how : `dipelajari ${at(path.learnedAt)}: ${path.how}` };
+}
+
+export function sitePathsView(paths: SitePathsStatus): SitePathsView {
+  return { origin: paths.origin, rows: [pathRow('Halaman seri', paths.series), pathRow('Daftar seri dan filternya', paths.list)] };
 }
 
 /** The crawler's bar: series read of series listed, the pass under way, the last and the next. */
@@ -120,7 +137,7 @@ function lastGoodText(lastGood: StatusHistory['api']['lastGood']): string | null
   );
 }
 
-export function statusView(history: StatusHistory, catalog: CatalogState): StatusView {
+export function statusView(history: StatusHistory, catalog: CatalogState, paths: SitePathsStatus): StatusView {
   const { upstream } = history;
   const last = upstream.lastProbe;
   const probesByHour = (hour: string) =>
@@ -129,6 +146,7 @@ export function statusView(history: StatusHistory, catalog: CatalogState): Statu
     title: 'Status layanan',
     current: 'status',
     catalog: catalogView(catalog),
+    sitePaths: sitePathsView(paths),
     generatedAt: at(history.generatedAt),
     probeInterval: formatDuration(history.probeIntervalSeconds),
     upstream: {

@@ -1,5 +1,5 @@
 import type { CheerioAPI } from 'cheerio/slim';
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
 import { canonicalUrl } from './canonical.js';
 import { parseDownloads } from './detail/downloads.js';
@@ -96,7 +96,7 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
  */
 function ownText($: CheerioAPI, badge: Element | undefined): string {
   if (badge === undefined) return '';
-  return cleanText($.text(badge.children.filter((node) => !(node.type === 'tag' && hasClass(node as Element, 'lg')))));
+  return cleanText($.text(badge.children.filter((node) => !(isTag(node) && hasClass(node, 'lg')))));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { load, type Cheerio, type CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
 import { allMatches, classListOf, firstMatch, firstMatches, type Matcher } from './walk.js';
 
@@ -72,7 +72,7 @@ export function loadMainColumn(markup: string): LoadedColumn {
   const $ = load(markup);
   const document = $.root()[0]!;
   const first = document.children[0];
-  const cutRoot = first !== undefined && first.type === 'tag' && classListOf(first).includes('postbody') ? first : undefined;
+  const cutRoot = first !== undefined && isTag(first) && classListOf(first).includes('postbody') ? first : undefined;
   const root =
     cutRoot ??
     firstMatch(document, (_el, classes) => classes.includes('postbody')) ??
@@ -167,7 +167,7 @@ function isForeign(node: ParentNode, top: ParentNode | null = null): boolean {
 function headingText($: CheerioAPI, heading: Cheerio<Element>): string {
   const own = heading
     .contents()
-    .filter((_, node) => !(node.type === 'tag' && node.name === 'a' && $(node).hasClass('vl')))
+    .filter((_, node) => !(isTag(node) && node.name === 'a' && $(node).hasClass('vl')))
     .text();
   return cleanText(own).toLowerCase();
 }

@@ -1,5 +1,5 @@
 import { load, type CheerioAPI } from 'cheerio/slim';
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 import type { Genre, GenreTag, LatestMovie, PopularSeriesData, RankedSeries } from '../contract/schemas.js';
 import { blockByHeading, sidebarMarkup, sidebarWidgetMarkups } from './scope.js';
 import { cleanText, parseRating, parseReleaseDate } from './text.js';
@@ -187,8 +187,8 @@ function latestMovie($: CheerioAPI, item: Element, pageUrl: string): LatestMovie
     (el) =>
       el.name === 'span' &&
       el.parent !== null &&
-      el.parent.type === 'tag' &&
-      hasClass(el.parent as Element, 'leftseries') &&
+      isTag(el.parent) &&
+      hasClass(el.parent, 'leftseries') &&
       allMatches(el, (inner) => inner.name === 'a' || inner.name === 'b').length === 0,
   );
   const dateSpan = dateSpans[dateSpans.length - 1];

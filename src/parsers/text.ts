@@ -4,6 +4,7 @@
 // ill-formed, and none of them is text a reader could see. The site serves them raw or as character
 // references (`&#1;`); the HTML parser decodes a reference to the character itself (or, for NUL and
 // surrogates, to U+FFFD as the HTML standard says), so dropping them from decoded text covers both.
+// eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
 const NOT_TEXT = /[\0-\x08\x0B\x0C\x0E-\x1F\p{Noncharacter_Code_Point}]/gu;
 
 /**

@@ -1,5 +1,5 @@
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode, Element, ParentNode } from 'domhandler';
+import { isTag, type AnyNode, type Element, type ParentNode } from 'domhandler';
 import { cleanText } from './text.js';
 
 /** Tests one element; `classes` is its class list, split once per element for every matcher. */
@@ -47,25 +47,24 @@ export function allMatches(root: ParentNode, match: Matcher): Element[] {
 function walk(root: ParentNode, visit: (el: Element, classes: readonly string[]) => boolean): void {
   const stack: AnyNode[] = [...root.children].reverse();
   while (stack.length > 0) {
-    const node = stack.pop() as AnyNode;
-    if (node.type !== 'tag' && node.type !== 'script' && node.type !== 'style') continue;
-    const el = node as Element;
-    if (visit(el, classListOf(el))) return;
-    for (let i = el.children.length - 1; i >= 0; i--) stack.push(el.children[i] as AnyNode);
+    const node = stack.pop()!;
+    if (!isTag(node)) continue;
+    if (visit(node, classListOf(node))) return;
+    for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
 }
 
 /** Whether `el` has an ancestor below `root` (exclusive) that `match` accepts. */
 export function hasAncestorWithin(el: Element, root: Element, match: (ancestor: Element) => boolean): boolean {
   for (let node = el.parent; node !== null && node !== root; node = node.parent) {
-    if (node.type === 'tag' && match(node as Element)) return true;
+    if (isTag(node) && match(node)) return true;
   }
   return false;
 }
 
 /** Whether an ancestor of `el` has the class `name` (`.thumb img` as a test of one `img`). */
 export function insideClass(el: Element, name: string): boolean {
-  for (let node = el.parent; node !== null && node.type === 'tag'; node = node.parent) if (hasClass(node as Element, name)) return true;
+  for (let node = el.parent; node !== null && isTag(node); node = node.parent) if (hasClass(node, name)) return true;
   return false;
 }
 

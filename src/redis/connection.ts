@@ -25,7 +25,7 @@ export interface RedisConnection {
   close(): Promise<void>;
 }
 
-export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'first-seen' | 'reports';
+export type RedisUse = 'quota' | 'cache' | 'lock' | 'clearance' | 'origin' | 'paths' | 'first-seen' | 'reports';
 
 /** Short enough that a request never waits long on a Redis that stopped answering. */
 const CONNECT_TIMEOUT_MS = 1_000;
@@ -42,9 +42,9 @@ const HEARTBEAT_MS = 2_000;
  * Reconnect backoff: 100 ms, 200 ms, … up to 2 s between attempts, for ever. Each attempt is up
  * only once ioredis's ready check (INFO) is answered within the command timeout.
  */
-const reconnectDelay = (attempt: number) => Math.min(attempt * 100, 2_000);
+const RECONNECT_MAX_MS = 2_000;
 
-export const REDIS_OPTIONS: RedisOptions = {
+const REDIS_OPTIONS: RedisOptions = {
   // Never queue commands while disconnected: they would pile up and answer late; fail at once instead.
   enableOfflineQueue: false,
   // A command under way when the connection drops fails at once rather than being resent later.
@@ -52,22 +52,23 @@ export const REDIS_OPTIONS: RedisOptions = {
   connectTimeout: CONNECT_TIMEOUT_MS,
   commandTimeout: COMMAND_TIMEOUT_MS,
   socketTimeout: SILENCE_MS,
-  retryStrategy: reconnectDelay,
 };
 
 export interface RedisConnectionOptions {
   url: string;
   logger: Logger;
   metrics: Metrics;
+  /** The longest wait between reconnect attempts; tests shorten it to see a restarted Redis soon. */
+  reconnectMaxMs?: number;
 }
 
 /**
  * Connects to REDIS_URL. ioredis is loaded here, on first use, so that an instance without
  * REDIS_URL never loads a Redis client at all.
  */
-export function createRedisConnection({ url, logger, metrics }: RedisConnectionOptions): RedisConnection {
+export function createRedisConnection({ url, logger, metrics, reconnectMaxMs = RECONNECT_MAX_MS }: RedisConnectionOptions): RedisConnection {
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
-  const client = new RedisClient(url, REDIS_OPTIONS);
+  const client = new RedisClient(url, { ...REDIS_OPTIONS, retryStrategy: (attempt: number) => Math.min(attempt * 100, reconnectMaxMs) });
   const listeners: ((state: RedisState) => void)[] = [];
   const subscribers: Redis[] = [];
   let state: RedisState = 'connecting';

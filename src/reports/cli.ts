@@ -18,6 +18,7 @@ export interface CliIo {
 // Report text is typed by strangers: terminal control characters (escape sequences) and bidi
 // controls (embeddings, overrides, isolates and marks, which can reorder a table row on the
 // terminal) are shown as \u escapes, never written raw.
+// eslint-disable-next-line no-control-regex -- matching control characters is what this pattern is for
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const escapeControls = (text: string) => text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 const oneLine = (text: string) => escapeControls(text.replace(/[\r\n\t]+/g, ' '));

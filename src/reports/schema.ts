@@ -64,7 +64,7 @@ function bodyField<T>(field: string, read: (text: string) => T | Issue, whenMiss
       ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
       return z.NEVER;
     }
-    return result as T;
+    return result;
   });
 }
 

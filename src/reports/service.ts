@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SharedReports } from './store.js';
 import { filterReports, type ReportFilter } from './filter.js';
+import { ReportNotStoredError } from './errors.js';
 import { hashIp } from './ipHash.js';
 import type { ReportInput, StoredReport } from './schema.js';
 
@@ -22,14 +23,19 @@ export interface ReportService {
 /** Reports over the store src/shared/stores.ts picks: this instance's file, or every instance's through Redis. */
 export function createReportService(store: SharedReports): ReportService {
   async function submit(input: ReportInput, sender: ReportSender) {
+    // The salt and the report are written to DATA_DIR: a disk that fails them refuses the report, never as a bug.
+    const stored = <T>(write: () => Promise<T>) =>
+      write().catch((error: unknown) => {
+        throw new ReportNotStoredError(error);
+      });
     const record: StoredReport = {
       id: randomUUID(),
       createdAt: new Date().toISOString(),
       ...input,
       userAgent: sender.userAgent === undefined ? null : [...sender.userAgent].slice(0, USER_AGENT_MAX).join(''),
-      ipHash: hashIp(await store.ipHashSalt(), sender.ip),
+      ipHash: hashIp(await stored(() => store.ipHashSalt()), sender.ip),
     };
-    await store.add(record);
+    await stored(() => store.add(record));
     return { id: record.id, createdAt: record.createdAt };
   }
 

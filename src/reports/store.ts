@@ -11,7 +11,7 @@ export interface SharedReports {
   /** Resolves once the report is on this instance's disk (written and fsynced): then it may be acknowledged. */
   add(report: StoredReport): Promise<void>;
   /** Whether a report with this id was taken, by any instance; costs the same with ten reports or a million. */
-  has(id: string): Promise<boolean>;
+  has: (id: string) => Promise<boolean>;
   /** Every readable report, with the number of unreadable lines skipped in this instance's file. */
   list(): Promise<{ reports: StoredReport[]; skippedLines: number }>;
   /** The salt of the IP hashes, one for the whole service, so one sender's reports group together on any instance. */

@@ -10,7 +10,7 @@ const PROBED = endpoints.find((endpoint) => endpoint.path === '/catalog/home');
 if (PROBED === undefined) throw new Error('the endpoint table has no /catalog/home for the status probe');
 const PROBED_ENDPOINT = PROBED;
 const SERVICE_BUSY: ErrorCode = 'SERVICE_BUSY';
-const PROBED_INPUT = PROBED_ENDPOINT.input.parse({}) as Record<string, unknown>;
+const PROBED_INPUT = PROBED_ENDPOINT.input.parse({});
 
 export interface ProbeDeps {
   catalog: CatalogService;

@@ -15,6 +15,9 @@ import { createMemoryOrigin } from './origin/memory.js';
 import { createRedisOrigin } from './origin/redis.js';
 import type { OriginStore, SharedOrigin } from '../upstream/originStore.js';
 import { createFileOrigin } from './origin/file.js';
+import { createFileSitePaths } from './sitePaths/file.js';
+import { createRedisSitePaths } from './sitePaths/redis.js';
+import type { SitePathsStore } from '../upstream/sitePathsStore.js';
 import { createMemoryQuota } from './quota/memory.js';
 import { RedisQuotaStore } from './quota/redis.js';
 import type { QuotaStore } from '../http/middleware/quotaStore.js';
@@ -50,6 +53,8 @@ export interface SharedStores {
   readonly origin: SharedOrigin;
   /** This instance's adopted upstream origin, kept in DATA_DIR across restarts. */
   readonly originFile: OriginStore;
+  /** The site's paths learned per origin: DATA_DIR, and Redis for every instance. */
+  readonly sitePaths: SitePathsStore;
   readonly statusHistory: StatusHistoryStore;
   readonly reports: SharedReports;
   /** When feed entries without a release date were first seen (a DATA_DIR file without Redis). */
@@ -90,6 +95,7 @@ export function createSharedStores({ config, logger, metrics, now, crawlLockTtlM
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       originFile: createFileOrigin(config.DATA_DIR),
+      sitePaths: createFileSitePaths(config.DATA_DIR, logger),
       statusHistory: createFileStatusStore(join(config.DATA_DIR, STATUS_HISTORY_FILE), logger),
       reports: createFileReports(config.DATA_DIR, logger),
       firstSeen,
@@ -111,6 +117,7 @@ export function createSharedStores({ config, logger, metrics, now, crawlLockTtlM
     clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR),
+    sitePaths: createRedisSitePaths(redis, createFileSitePaths(config.DATA_DIR, logger)),
     statusHistory: createRedisStatusStore(redis, logger),
     reports,
     firstSeen: createRedisFirstSeen(redis, FIRST_SEEN_BOUNDS),

@@ -17,7 +17,7 @@ export interface OriginBreakersOptions {
   threshold: number;
   cooldownMs: number;
   /** Which failures say the origin is in trouble (not, say, a 404 or our own missing solver). */
-  countsAsFailure(error: unknown): boolean;
+  countsAsFailure: (error: unknown) => boolean;
   monitor: UpstreamMonitor;
 }
 

@@ -11,6 +11,7 @@ export type Verdict =
   | { kind: 'rate-limited'; retryAfterSeconds: number | null }
   /** A firewall rule refuses us; a browser would not help and a retry neither. */
   | { kind: 'blocked' }
+  /** The site's own 404 or 410 page: this page is gone. */
   | { kind: 'not-found' }
   | { kind: 'upstream-error' }
   /** No answer at all: network error or timeout. */
@@ -112,9 +113,12 @@ export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdi
   if (status === 429 || body.includes('cf-error-code">1015<'))
     return { kind: 'rate-limited', retryAfterSeconds: parseRetryAfter(headers['retry-after']) };
   if (wallStatus && BLOCK_MARKERS.some((marker) => marker.test(body))) return { kind: 'blocked' };
-  if (status === 404 || status === 410) return { kind: 'not-found' };
+  const fromWordPress = WORDPRESS_MARKERS.some((marker) => body.includes(marker));
+  // Only the site's own "not found" page (WordPress's, in the theme) says the page is gone: a bare
+  // 404 or 410 (a parked or misconfigured domain, a proxy in front of a dead site) is a fault of the upstream.
+  if (status === 404 || status === 410) return fromWordPress ? { kind: 'not-found' } : { kind: 'upstream-error' };
   if (status >= 200 && status < 300) {
-    if (!WORDPRESS_MARKERS.some((marker) => body.includes(marker))) return { kind: 'suspect' };
+    if (!fromWordPress) return { kind: 'suspect' };
     return pageIsWhole(body) ? { kind: 'ok' } : { kind: 'cut-off' };
   }
   return { kind: 'upstream-error' };

@@ -125,7 +125,7 @@ function isRetryable(error: unknown): boolean {
 interface PageFetch {
   signal: AbortSignal;
   deadlineAt: number;
-  track(solving: boolean): void;
+  track: (solving: boolean) => void;
 }
 
 // The home page of the AnimeStream theme: a WordPress page with the theme's card lists.

@@ -17,21 +17,34 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/** The service stopped before it listened: its exit code and what it wrote to stderr. */
+export class ServiceExitedError extends Error {
+  constructor(
+    readonly exitCode: number | null,
+    readonly stderr: string,
+    logFile: string,
+  ) {
+    super(`the service exited (code ${exitCode}) before listening; see ${logFile}\n${stderr}`);
+  }
+}
+
 /**
  * The real service in a child process (src/main.ts through tsx), so that load generation in the
  * bench process does not share its event loop. It logs to a file, as it would to a log collector,
- * so that the bench process spends no time reading its log stream during a load run.
+ * so that the bench process spends no time reading its log stream during a load run. Its stderr
+ * goes to a file too, so that a start that fails can be read (ServiceExitedError).
  */
 export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const logFile = join(dir, 'service.log');
+  const errorFile = join(dir, 'service.stderr');
   // The same V8 heap cap as `npm start` and the Docker image. No background crawl unless a
   // section asks for one: its upstream fetches would share the machine with the load measured.
   const child = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', CRAWL_ENABLED: 'false', ...env },
-    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
+    stdio: ['ignore', openSync(logFile, 'w'), openSync(errorFile, 'w')],
   });
   let exited = false;
   child.once('exit', () => (exited = true));
@@ -41,7 +54,7 @@ export async function startService(env: Record<string, string>): Promise<Service
       .filter(Boolean)
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   while (!logs().some((entry) => entry.msg === 'listening')) {
-    if (exited) throw new Error(`the service exited before listening; see ${logFile}`);
+    if (exited) throw new ServiceExitedError(child.exitCode, readFileSync(errorFile, 'utf8'), logFile);
     await sleep(50);
   }
   return {
@@ -69,7 +82,7 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
     env: { ...process.env, BODY_FILE: bodyFile, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise((resolve) => child.stdout!.once('data', resolve));
+  await new Promise((resolve) => child.stdout.once('data', resolve));
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
@@ -79,7 +92,7 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
  */
 export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const origin = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
+  const origin = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   return { origin, stop: () => stopChild(child) };
 }
 

@@ -13,6 +13,7 @@ import { missSection } from './sections/miss.js';
 import { parseSection } from './sections/parse.js';
 import { parseQueueSection } from './sections/parseQueue.js';
 import { redisFrozenSection } from './sections/redisFrozen.js';
+import { refusedFloodSection } from './sections/refusedFlood.js';
 import { reportConfirmationSection } from './sections/reportConfirmation.js';
 import { singleFlightSection } from './sections/singleFlight.js';
 import { staleWhileRevalidateSection } from './sections/staleWhileRevalidate.js';
@@ -36,6 +37,7 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   crawl: crawlSection,
   'title-search': titleSearchSection,
   'redis-frozen': redisFrozenSection,
+  'refused-flood': refusedFloodSection,
 };
 
 const only = process.env.BENCH_ONLY?.split(',');

@@ -42,7 +42,7 @@ export async function openPage(
   env: BrowserStack,
   path: string,
   options: { javaScriptEnabled?: boolean; width?: number; permissions?: string[] } = {},
-): Promise<{ page: Page; close(): Promise<void> }> {
+): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await env.browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },

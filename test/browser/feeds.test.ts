@@ -14,9 +14,9 @@ describe('feed discovery in Chromium', () => {
     const { page, close } = await openPage(env, '/');
     try {
       // What a feed reader or a browser extension reads: the resolved href of each alternate link.
-      const alternates = (await page.evaluate(
+      const alternates = await page.evaluate<{ type: string; title: string; href: string }[]>(
         '[...document.querySelectorAll(\'head link[rel="alternate"]\')].map((link) => ({ type: link.type, title: link.title, href: link.href }))',
-      )) as { type: string; title: string; href: string }[];
+      );
       expect(alternates).toEqual([
         { type: 'application/atom+xml', title: 'Episode terbaru (Atom 1.0)', href: `${env.baseUrl}/feeds/latest.atom` },
         { type: 'application/rss+xml', title: 'Episode terbaru (RSS 2.0)', href: `${env.baseUrl}/feeds/latest.rss` },

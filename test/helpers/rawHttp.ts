@@ -50,7 +50,7 @@ export function rawRequest(port: number, request: string | Buffer): Promise<RawR
       try {
         resolve(parseResponse(Buffer.concat(received)));
       } catch (error) {
-        reject(error);
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
     });
     socket.write(request);

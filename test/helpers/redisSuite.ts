@@ -10,7 +10,7 @@ import { startRedisServer, type RedisServer } from './redisServer.js';
  * that opens one more connection to it, up when it resolves: each connection stands for an instance
  * of the service. Every connection is closed with the suite.
  */
-export function redisForSuite(): { connect(): Promise<RedisConnection> } {
+export function redisForSuite(): { connect: () => Promise<RedisConnection> } {
   let server: RedisServer;
   const connections: RedisConnection[] = [];
   beforeAll(async () => {

@@ -44,7 +44,7 @@ describe.each<[VariantName, string]>([
   const card = (series: Parameters<typeof expectedSeriesCard>[1], index: number) => expectedSeriesCard(ctx, series, index);
 
   beforeAll(async () => {
-    stack = await startTestStack({ simulator: { variant }, env: { UPSTREAM_SERIES_PATH: seriesPath } });
+    stack = await startTestStack({ simulator: { variant } });
     const origin = stack.simulator.origin;
     ctx = { origin, host: new URL(origin).host, variant: VARIANTS[variant] };
   });

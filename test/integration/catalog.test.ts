@@ -65,7 +65,7 @@ describe.each<[VariantName, string]>([
   let expected: ReturnType<typeof expectations>;
 
   beforeAll(async () => {
-    stack = await startTestStack({ simulator: { variant }, env: { UPSTREAM_SERIES_PATH: seriesPath } });
+    stack = await startTestStack({ simulator: { variant } });
     expected = expectations(stack);
   });
   afterAll(() => stack.close());

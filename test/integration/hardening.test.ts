@@ -60,7 +60,7 @@ function expectEnvelope(response: { status: number; headers: Record<string, stri
   return envelope;
 }
 
-const asRaw = (response: request.Response): RawResponse => ({ status: response.status, headers: response.headers as Record<string, string>, body: response.text });
+const asRaw = (response: request.Response): RawResponse => ({ status: response.status, headers: response.headers, body: response.text });
 
 /** A POST over a raw socket: supertest would re-encode a Buffer body. */
 const postReport = (path: string, body: Buffer, encoding: string, { contentType = 'application/json', accept = '*/*' } = {}) =>

@@ -11,7 +11,8 @@ import { startTestStack, type TestStack } from '../helpers/testApp.js';
 import { manualClock, until } from '../helpers/waiting.js';
 
 // The last good answers: every answer fetched is kept in DATA_DIR and stands in, marked stale, when
-// the whole site fails, across restarts; a page gone upstream drops its copy.
+// the whole site fails (a bare 404 for every path included), across restarts; a page gone upstream
+// (the site's own 404 page) drops its copy.
 
 const DAY_MS = 86_400_000;
 const SERIES_SLUG = 'shadow-chronicle';
@@ -40,6 +41,8 @@ const FEED_PATHS = [`/feeds/series/${SERIES_SLUG}.atom`, '/feeds/latest.json'];
 
 /** The codes each way of the site being down may answer: its own, or the breaker's once it opened. */
 const REASONS: Record<SiteDownMode, string[]> = {
+  // Not the site's own 404 page: a fault of the upstream, never "this page is gone".
+  'bare-404': ['UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE'],
   unavailable: ['UPSTREAM_ERROR', 'UPSTREAM_UNAVAILABLE'],
   challenge: ['UPSTREAM_BLOCKED', 'UPSTREAM_UNAVAILABLE'],
   timeout: ['UPSTREAM_TIMEOUT', 'UPSTREAM_UNAVAILABLE'],
@@ -151,7 +154,7 @@ describe('last good answers when the whole site fails', () => {
     const path = `/catalog/series/${SERIES_SLUG}`;
     expect((await get(stack, path)).status).toBe(200);
     clock.offsetMs = 2 * DAY_MS;
-    site.setFaults([{ kind: 'status', status: 404 }]);
+    site.setFaults([{ kind: 'not-found' }]);
     const gone = await get(stack, path);
     expect(gone.status).toBe(404);
     expect(gone.body.error.code).toBe('NOT_FOUND');
@@ -238,7 +241,7 @@ describe('within the stale-while-revalidate window', () => {
     const path = `/catalog/series/${SERIES_SLUG}`;
     expect((await get(stack, path)).headers['x-cache']).toBe('MISS');
     clock.offsetMs = 3_600_000;
-    site.setFaults([{ kind: 'status', status: 404 }]);
+    site.setFaults([{ kind: 'not-found' }]);
     expect((await get(stack, path)).headers['x-cache']).toBe('STALE');
     let after = await get(stack, path);
     for (let i = 0; i < 1_000 && after.status === 200; i++) {

@@ -74,7 +74,7 @@ describe('last good answers with REDIS_URL', () => {
     const [a, c] = [await instance(), await instance()];
     expect((await request(a.app).get(SERIES)).status).toBe(200);
     clock.offsetMs = 2 * DAY_MS;
-    site.setFaults([{ kind: 'status', status: 404 }]);
+    site.setFaults([{ kind: 'not-found' }]);
     expect((await request(a.app).get(SERIES)).status).toBe(404);
     site.clearFaults();
     site.setSiteDown('unavailable');

@@ -227,11 +227,12 @@ describe('GET /docs (API reference)', () => {
     expect(genres('.error-list li').first().text()).toBe('404 NOT_FOUND');
     // Only the search can answer from the local catalog, so only it lists the crawler's not-ready code.
     expect(texts(genres, '.error-list li')).not.toContain('503 CATALOG_NOT_READY');
+    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 REPORT_NOT_STORED');
   });
 
   it('has the error table, the rate limit and the cache note', async () => {
     const $ = load((await request(stack.app).get('/docs')).text);
-    expect($('section:has(#kode-error) tbody tr').length).toBe(18);
+    expect($('section:has(#kode-error) tbody tr').length).toBe(19);
     expect(rows($, 'section:has(#kode-error) tbody tr')[0]).toBe(
       '400 INVALID_PARAMETER Parameter query atau isian body kosong atau melanggar aturannya; details menyebut tiap isian dan aturannya',
     );

@@ -87,7 +87,7 @@ async function twoInstances(env: Record<string, string> = {}, now: () => number 
   const upstream = await simulator();
   const logger = createLogger('silent');
   const [a, b] = await Promise.all([instance([upstream.origin], env, logger, now), instance([upstream.origin], env, logger, now)]);
-  return { upstream, a: a as Instance, b: b as Instance };
+  return { upstream, a: a, b: b };
 }
 
 /** GET within the deadline (plus a little for the loopback), as a client with this address. */

@@ -19,7 +19,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 function storedReports(): StoredReport[] {
-  let text = '';
+  let text: string;
   try {
     text = readFileSync(reportsFile, 'utf8');
   } catch {

@@ -49,7 +49,7 @@ describe.each<[VariantName, string]>([
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startTestStack({ simulator: { variant }, env: { UPSTREAM_SERIES_PATH: seriesPath } });
+    stack = await startTestStack({ simulator: { variant } });
   });
   afterAll(() => stack.close());
 
@@ -118,7 +118,8 @@ describe('series and episode: input, fallbacks and faults', () => {
   it('accepts a percent-encoded UTF-8 slug and asks the upstream with it re-encoded', async () => {
     const response = await request(stack.app).get('/catalog/series/l%C2%B2studio');
     expectError(response, 404, 'NOT_FOUND');
-    expect(stack.simulator.hits.map((hit) => hit.path)).toEqual(['/seri/l%c2%b2studio/']);
+    // The series path is not known yet: the series is looked up where installs of the theme put series.
+    expect(stack.simulator.hits.map((hit) => hit.path)).toEqual(['/seri/l%c2%b2studio/', '/anime/l%c2%b2studio/', '/l%c2%b2studio/']);
   });
 
   it('answers an unknown series with 404 NOT_FOUND and does not cache it', async () => {

@@ -239,14 +239,17 @@ describe('a FlareSolverr-compatible solver', () => {
     const stub: Server = createServer((req, res) => {
       let body = '';
       req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', async () => {
-        const command = JSON.parse(body) as { url: string; returnOnlyCookies: boolean };
-        requests.push(command);
-        const value = simulator.mintClearance('127.0.0.1', browserAgent);
-        const cookie = { name: 'cf_clearance', value, domain: '127.0.0.1', path: '/', expires: Date.now() / 1000 + 1800, httpOnly: true, secure: false };
-        const page = command.returnOnlyCookies ? null : await plainPage(command.url, { cookie: `cf_clearance=${value}`, 'user-agent': browserAgent });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ status: 'ok', solution: { url: command.url, status: page?.status ?? 200, userAgent: reported, cookies: [cookie], response: page?.data } }));
+      req.on('end', () => {
+        // A failure here is an unhandled rejection, which vitest reports as this test's error.
+        void (async () => {
+          const command = JSON.parse(body) as { url: string; returnOnlyCookies: boolean };
+          requests.push(command);
+          const value = simulator.mintClearance('127.0.0.1', browserAgent);
+          const cookie = { name: 'cf_clearance', value, domain: '127.0.0.1', path: '/', expires: Date.now() / 1000 + 1800, httpOnly: true, secure: false };
+          const page = command.returnOnlyCookies ? null : await plainPage(command.url, { cookie: `cf_clearance=${value}`, 'user-agent': browserAgent });
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ status: 'ok', solution: { url: command.url, status: page?.status ?? 200, userAgent: reported, cookies: [cookie], response: page?.data } }));
+        })();
       });
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
@@ -301,6 +304,7 @@ describe('/health/upstream and /metrics', () => {
       solves: { ok: 0, failed: 0, lastDurationMs: null },
       solver: { kind: 'off', available: false },
       browserTransport: [],
+      paths: { origin: simulator.origin, series: null, list: null },
       redis: 'off',
     });
 

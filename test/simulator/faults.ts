@@ -12,8 +12,10 @@ export interface FaultScope {
 export type Fault = FaultScope &
   (
     | { readonly kind: 'latency'; readonly ms: number }
-    /** A plain origin error page with this status (e.g. 500, 502, 503). */
+    /** A plain origin error page with this status (e.g. 500, 502, 503; a 404 so is a bare one, not WordPress's). */
     | { readonly kind: 'status'; readonly status: number }
+    /** The theme's own 404 page, as WordPress answers for a page that was taken down. */
+    | { readonly kind: 'not-found' }
     /** Accept the request and never answer. */
     | { readonly kind: 'hang' }
     /** Cloudflare managed challenge: 403 + `cf-mitigated: challenge`. */
@@ -42,12 +44,14 @@ export type Fault = FaultScope &
 
 /**
  * The whole site down at once, whatever the path and whoever asks: every page answers 503, every
- * client meets the challenge wall (a clearance does not help), no page ever answers, or every page
- * comes in a layout no theme selector matches.
+ * client meets the challenge wall (a clearance does not help), no page ever answers, every page
+ * comes in a layout no theme selector matches, or every path answers a bare 404 (no WordPress
+ * page: a parked or misconfigured domain, a web server whose site is gone).
  */
-export type SiteDownMode = 'unavailable' | 'challenge' | 'timeout' | 'layout-change';
+export type SiteDownMode = 'unavailable' | 'challenge' | 'timeout' | 'layout-change' | 'bare-404';
 
-export const SITE_DOWN_MODES: readonly SiteDownMode[] = ['unavailable', 'challenge', 'timeout', 'layout-change'];
+// A bare 404 first: the modes after it find every kept answer still there.
+export const SITE_DOWN_MODES: readonly SiteDownMode[] = ['bare-404', 'unavailable', 'challenge', 'timeout', 'layout-change'];
 
 /** The fault every request meets while the site is down in `mode`. */
 export const SITE_DOWN_FAULTS: Record<SiteDownMode, Fault> = {
@@ -55,9 +59,10 @@ export const SITE_DOWN_FAULTS: Record<SiteDownMode, Fault> = {
   challenge: { kind: 'challenge' },
   timeout: { kind: 'hang' },
   'layout-change': { kind: 'layout-change' },
+  'bare-404': { kind: 'status', status: 404 },
 };
 
-const TERMINAL_KINDS = ['status', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
+const TERMINAL_KINDS = ['status', 'not-found', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
 
 export type TerminalFault = Extract<Fault, { kind: (typeof TERMINAL_KINDS)[number] }>;
 

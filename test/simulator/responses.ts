@@ -37,7 +37,7 @@ export function siteResponse(answer: SiteAnswer, origin: string, ray: string): S
   return { status: 200, headers: { ...headers, link: `<${origin}/wp-json/>; rel="https://api.w.org/"` }, body: answer.html };
 }
 
-export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' }>, pathWithQuery: string, host: string, ray: string): SimResponse {
+export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' | 'not-found' }>, pathWithQuery: string, host: string, ray: string): SimResponse {
   const headers = edgeHeaders(ray);
   switch (fault.kind) {
     case 'status':

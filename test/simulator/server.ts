@@ -161,6 +161,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (closed || plan.terminal?.kind === 'hang') return;
     let response: SimResponse;
     if (method !== 'GET' && method !== 'HEAD') response = methodNotAllowed(ray);
+    else if (plan.terminal?.kind === 'not-found') response = siteResponse(answerRoute(ctx, { kind: 'notFound' }), ctx.origin, ray);
     else if (plan.terminal !== null) response = faultResponse(plan.terminal, pathWithQuery, ctx.host, ray);
     else response = pageResponse(ctx, pathWithQuery, ray, plan);
     send(req, res, response, plan.bytesPerSecond, timers);

@@ -101,7 +101,7 @@ export const browseEndpoints = [
     ttlVariable: 'CACHE_TTL_AZ_S',
     // The site calls the sign group `.`; we call it `#`, as its own footer links read.
     upstreamPath: ({ letter, page }) =>
-      paged('/az-lists/', page) + (letter === null ? '' : `?${new URLSearchParams({ show: letter === '#' ? '.' : letter })}`),
+      paged('/az-lists/', page) + (letter === null ? '' : `?${new URLSearchParams({ show: letter === '#' ? '.' : letter }).toString()}`),
     parse: (html, pageUrl, { letter }) => {
       const parsed = parseSeriesListPage(html, pageUrl, { pageKind: 'azList', emptyIsValid: true });
       return { ...parsed, data: { letter, series: parsed.data.series } };
@@ -116,7 +116,8 @@ export const browseEndpoints = [
     data: SeriesFilterData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_LISTING_S',
-    upstreamPath: (input, { seriesPath }) => `${seriesPath}?${filterQuery(input)}`,
+    sitePath: 'list',
+    upstreamPath: (input, { listPath }) => `${listPath}?${filterQuery(input)}`,
     parse: (html, pageUrl, { status, type, order, genre, season, studio }) => {
       const parsed = parseSeriesListPage(html, pageUrl, { pageKind: 'seriesFilter', emptyIsValid: true });
       return { ...parsed, data: { filters: { status, type, order, genre, season, studio }, series: parsed.data.series } };

@@ -2,7 +2,7 @@ import { browseEndpoints } from './browse.js';
 import { listEndpoints } from './lists.js';
 import { seriesEndpoints } from './series.js';
 
-export { endpoint, type Endpoint, type UpstreamSite } from './types.js';
+export { endpoint, type Endpoint } from './types.js';
 
 /**
  * The endpoint table, one file per group: everything the routes, the validation, the cache and

@@ -31,7 +31,7 @@ export const listEndpoints = [
     data: SearchData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_SEARCH_S',
-    upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q })}`,
+    upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q }).toString()}`,
     parse: (html, pageUrl, { q }) => {
       const parsed = parseSearchPage(html, pageUrl);
       return { ...parsed, data: { query: q, results: parsed.data.results } };
@@ -68,7 +68,8 @@ export const listEndpoints = [
     data: PopularSeriesData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_POPULAR_S',
-    upstreamPath: ({ page }, { seriesPath }) => `${seriesPath}?order=popular&page=${page}`,
+    sitePath: 'list',
+    upstreamPath: ({ page }, { listPath }) => `${listPath}?order=popular&page=${page}`,
     parse: (html, pageUrl) => parsePopularSeriesPage(html, pageUrl),
   }),
   endpoint({
@@ -80,7 +81,8 @@ export const listEndpoints = [
     data: NewMovieData,
     paginated: true,
     ttlVariable: 'CACHE_TTL_NEW_MOVIE_S',
-    upstreamPath: ({ page }, { seriesPath }) => `${seriesPath}?type=movie&order=update&page=${page}`,
+    sitePath: 'list',
+    upstreamPath: ({ page }, { listPath }) => `${listPath}?type=movie&order=update&page=${page}`,
     parse: (html, pageUrl) => parseNewMoviePage(html, pageUrl),
   }),
 ] as const;

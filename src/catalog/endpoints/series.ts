@@ -27,6 +27,7 @@ export const seriesEndpoints = [
     data: SeriesDetail,
     paginated: false,
     ttlVariable: 'CACHE_TTL_SERIES_S',
+    sitePath: 'series',
     upstreamPath: ({ slug }, { seriesPath }) => `${seriesPath}${upstreamSlug(slug)}/`,
     parse: (html, pageUrl) => parseSeriesPage(html, pageUrl),
   }),

@@ -2,12 +2,7 @@ import type { z } from 'zod';
 import type { CacheTtlVariable } from '../../config/schema.js';
 import { NoParams } from '../../contract/params.js';
 import type { ParsedPage } from '../../parsers/types.js';
-
-/** Facts about the upstream install that page paths depend on. */
-export interface UpstreamSite {
-  /** Path of the series list and series pages, e.g. "/seri/" or "/anime/". */
-  seriesPath: string;
-}
+import type { SitePathKind, UpstreamSite } from '../../upstream/sitePaths.js';
 
 /** What an endpoint is asked: its path and query parameters, validated and merged. */
 type Input<Params extends z.ZodObject, Query extends z.ZodObject> = z.output<Params> & z.output<Query>;
@@ -29,9 +24,11 @@ export interface Endpoint<
   paginated: boolean;
   /** The configuration variable holding how long an answer stays fresh, in seconds. */
   ttlVariable: CacheTtlVariable;
+  /** The path of the site `upstreamPath` is built on, learned before the first fetch (src/upstream/sitePaths.ts); none when it reads neither. */
+  sitePath?: SitePathKind;
   upstreamPath(input: Input<Params, Query>, site: UpstreamSite): string;
   /** A second upstream page tried once when the first is a 404 (an episode's `-tamat-` URL); null when there is none. */
-  fallbackPath?(input: Input<Params, Query>, site: UpstreamSite): string | null;
+  fallbackPath?(input: Input<Params, Query>): string | null;
   parse(html: string, pageUrl: string, input: Input<Params, Query>): ParsedPage<z.output<Data>>;
 }
 

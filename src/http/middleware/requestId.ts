@@ -18,6 +18,18 @@ export function assignRequestId(req: IncomingMessage, res: ServerResponse): stri
   return id;
 }
 
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own way to type res.locals is to augment this global namespace
+  namespace Express {
+    interface Locals {
+      /** Set by requestId(), ahead of every Express route. */
+      requestId: string;
+      /** Set by the error handler, for the request's log line. */
+      errorCode?: string;
+    }
+  }
+}
+
 export const requestId: RequestHandler = (req, res, next) => {
   res.locals.requestId = assignRequestId(req, res);
   next();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../../config/logger.js';
+import { routePattern } from './requestMetrics.js';
 
 export interface RequestLogFields {
   requestId: string;
@@ -67,8 +68,7 @@ export function requestLog(logger: Logger, onFinished?: RequestFinishedHook): Re
   return (req, res, next) => {
     logWhenFinished(logger, req, res, () => ({
       requestId: res.locals.requestId,
-      route: res.locals.route ?? req.route?.path ?? req.path,
-      upstream: res.locals.upstream,
+      route: routePattern(req) ?? req.path,
       errorCode: res.locals.errorCode,
       cache: res.getHeader('x-cache'),
     }), onFinished);

@@ -26,10 +26,13 @@ export function requestMetrics(metrics: Metrics): RequestHandler {
 }
 
 function routeLabel(req: Request, res: Response): string {
-  // A catalog endpoint by its table path (the cached-hit path's label too), else the route pattern.
-  const named: unknown = res.locals.route;
-  if (typeof named === 'string') return named;
-  const pattern: unknown = req.route?.path;
-  if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
+  const pattern = routePattern(req);
+  if (pattern !== undefined) return `${req.baseUrl}${pattern}`;
   return res.statusCode === 404 ? 'unmatched' : 'other';
+}
+
+/** The path pattern of the Express route that answered (Express types `req.route` as any). */
+export function routePattern(req: Request): string | undefined {
+  const pattern: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof pattern === 'string' ? pattern : undefined;
 }

@@ -2,7 +2,7 @@ import { Router, type Application, type ErrorRequestHandler, type Request, type 
 import type { Config } from '../../config/schema.js';
 import { docsView, TRY_PATH_PREFIX, tryItUrl } from '../../pages/docsView.js';
 import { feedDiscoveryLinks, feedViews } from '../../pages/feedsView.js';
-import { prefillFromQuery, reportFormView, reportQuotaMessage } from '../../pages/reportView.js';
+import { prefillFromQuery, reportFormView, reportQuotaMessage, type ReportFormValues } from '../../pages/reportView.js';
 import { serviceFacts } from '../../pages/serviceFacts.js';
 import { ReportInput } from '../../reports/schema.js';
 import type { ReportService } from '../../reports/service.js';
@@ -55,7 +55,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   );
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {
-    const segments = (req.params as { endpoint: string[] }).endpoint;
+    const segments = req.params.endpoint;
     const target = tryItUrl(`/${segments.join('/')}`, req.query);
     if (target === null) return next();
     res.redirect(303, target);
@@ -90,7 +90,7 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
         input = parseBody(ReportInput, req.body);
       } catch (error) {
         if (!(error instanceof InvalidBodyError)) throw error;
-        res.status(400).render('report', reportFormView(req.body, error.details));
+        res.status(400).render('report', reportFormView(req.body as ReportFormValues, error.details));
         return;
       }
       const { id } = await reports.submit(input, reportSender(req));

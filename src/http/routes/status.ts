@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { statusView } from '../../pages/statusView.js';
 import type { CatalogState } from '../../crawler/localCatalog.js';
 import type { StatusMonitor } from '../../status/monitor.js';
+import type { SitePathsStatus } from '../../upstream/sitePaths.js';
 import { builtAtMostEvery, renderView } from '../builtPages.js';
 
 /**
@@ -12,12 +13,12 @@ import { builtAtMostEvery, renderView } from '../builtPages.js';
 export const STATUS_REBUILT_AFTER_MS = 5_000;
 
 /** The status page and its data as JSON; outside /catalog, so neither counts against the quota. */
-export function createStatusRouter(monitor: StatusMonitor, now: () => number, catalog: () => CatalogState): Router {
+export function createStatusRouter(monitor: StatusMonitor, now: () => number, catalog: () => CatalogState, sitePaths: () => SitePathsStatus): Router {
   const router = Router();
   const page = builtAtMostEvery<Buffer>(STATUS_REBUILT_AFTER_MS, now);
   const json = builtAtMostEvery<Buffer>(STATUS_REBUILT_AFTER_MS, now);
   router.get('/status', async (req, res) => {
-    const html = await page(async () => Buffer.from(await renderView(req.app, 'status', statusView(await monitor.history(), catalog()))));
+    const html = await page(async () => Buffer.from(await renderView(req.app, 'status', statusView(await monitor.history(), catalog(), sitePaths()))));
     res.set('Cache-Control', 'no-store').type('html').send(html);
   });
   router.get('/health/history', async (_req, res) => {

@@ -1,5 +1,5 @@
 import type { CheerioAPI } from 'cheerio/slim';
-import type { Element } from 'domhandler';
+import { isText, type Element } from 'domhandler';
 import { cleanText } from '../text.js';
 import { imageUrl, linkTarget } from '../url.js';
 import { elementText, firstMatches, type Matcher } from '../walk.js';
@@ -30,7 +30,7 @@ export function cardParts(card: Element): CardParts {
 export function ownText(el: Element | undefined): string {
   if (el === undefined) return '';
   let text = '';
-  for (const child of el.children) if (child.type === 'text') text += child.data;
+  for (const child of el.children) if (isText(child)) text += child.data;
   return cleanText(text);
 }
 

@@ -1,5 +1,5 @@
 import type { CheerioAPI } from 'cheerio/slim';
-import type { Element } from 'domhandler';
+import { isTag, type Element } from 'domhandler';
 import { cleanText } from '../text.js';
 import { allMatches } from '../walk.js';
 
@@ -25,8 +25,8 @@ export interface InfoRow {
 export function infoRows($: CheerioAPI, block: Element): InfoRow[] {
   const rows: InfoRow[] = [];
   for (const span of block.children) {
-    if (span.type !== 'tag' || span.name !== 'span') continue;
-    const bold = span.children.find((child): child is Element => child.type === 'tag' && child.name === 'b');
+    if (!isTag(span) || span.name !== 'span') continue;
+    const bold = span.children.find((child): child is Element => isTag(child) && child.name === 'b');
     const label = cleanText(bold === undefined ? '' : $(bold).text()).replace(/\s*:$/, '');
     if (!label) continue;
     const value = cleanText(

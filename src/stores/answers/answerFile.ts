@@ -1,8 +1,7 @@
-import { mkdirSync, renameSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { CatalogAnswer } from '../../catalog/answer.js';
 import type { Logger } from '../../config/logger.js';
+import { openSqliteFile } from '../../files/sqliteFile.js';
 import { decodeAnswer, encodeAnswer } from './storedAnswer.js';
 
 // The answers kept in DATA_DIR, one SQLite file: they outlive a restart and serve while the site
@@ -17,7 +16,7 @@ export interface AnswerFileOptions {
   /** The bound on what is kept (stored bytes and keys); the least recently used go first past it. */
   maxBytes: number;
   /** Until when (ms since epoch) an answer is kept; it is never read back after. */
-  keepUntil(answer: CatalogAnswer): number;
+  keepUntil: (answer: CatalogAnswer) => number;
   now: () => number;
   logger: Logger;
 }
@@ -33,7 +32,7 @@ export interface AnswerFile {
   close(): void;
 }
 
-// The table's shape; a file of another shape is dropped and started afresh (it only holds copies).
+// The table's shape; a table of another shape is dropped and started afresh (it only holds copies).
 const SCHEMA_VERSION = 1;
 // A read marks its answer used at most this often, so that serving one answer many times does
 // not write to the file each time; the eviction order is this coarse.
@@ -51,53 +50,31 @@ const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 const PAGE_CACHE_KIB = 2048;
 // A second process on the same file (another instance given the same DATA_DIR) waits this long for its lock.
 const BUSY_TIMEOUT_MS = 200;
-// What a file that is not a database at all (or a damaged one) answers on open.
-const UNREADABLE_FILE_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
 
-function openDatabase(path: string): Database.Database {
-  const db = new Database(path);
-  try {
-    // Before the first table exists, so that freed pages can be handed back to the file system.
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
-    if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
-      db.exec('DROP TABLE IF EXISTS answers');
-      // Small columns first: a scan of them never reads the stored bytes' overflow pages.
-      db.exec(`CREATE TABLE answers (
-        key TEXT PRIMARY KEY,
-        expires_at INTEGER NOT NULL,
-        used_at INTEGER NOT NULL,
-        bytes INTEGER NOT NULL,
-        stored BLOB NOT NULL
-      )`);
-      db.exec('CREATE INDEX answers_by_use ON answers (used_at)');
-      db.exec('CREATE INDEX answers_by_expiry ON answers (expires_at)');
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    }
-    return db;
-  } catch (error) {
-    db.close();
-    throw error;
+/** The file's connection set up: its table (made afresh when of another shape) and statements, and its counts. */
+function prepareFile(db: Database.Database, now: () => number, maxBytes: number) {
+  // Before the first table exists, so that freed pages can be handed back to the file system.
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+  if (db.pragma('user_version', { simple: true }) !== SCHEMA_VERSION) {
+    db.exec('DROP TABLE IF EXISTS answers');
+    // Small columns first: a scan of them never reads the stored bytes' overflow pages.
+    db.exec(`CREATE TABLE answers (
+      key TEXT PRIMARY KEY,
+      expires_at INTEGER NOT NULL,
+      used_at INTEGER NOT NULL,
+      bytes INTEGER NOT NULL,
+      stored BLOB NOT NULL
+    )`);
+    db.exec('CREATE INDEX answers_by_use ON answers (used_at)');
+    db.exec('CREATE INDEX answers_by_expiry ON answers (expires_at)');
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
   }
-}
-
-/** Opens (or creates) the file; a file that is not a readable database is moved aside and started afresh. */
-export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: AnswerFileOptions): AnswerFile {
-  mkdirSync(dirname(path), { recursive: true });
-  let db: Database.Database;
-  try {
-    db = openDatabase(path);
-  } catch (error) {
-    if (!UNREADABLE_FILE_CODES.has((error as { code?: string }).code ?? '')) throw error;
-    const aside = `${path}.unreadable-${now()}`;
-    logger.error({ err: error, path, movedTo: aside }, 'the kept answers file is unreadable; starting an empty one');
-    renameSync(path, aside);
-    db = openDatabase(path);
-  }
+  // Reads the free pages' list: a file damaged there is found here, at start, and replaced.
   db.pragma('incremental_vacuum');
 
   const select = db.prepare<[string, number], { stored: Buffer; used_at: number }>('SELECT stored, used_at FROM answers WHERE key = ? AND expires_at > ?');
@@ -112,47 +89,70 @@ export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: Answe
   const leastUsed = db.prepare<[number], { key: string }>('SELECT key FROM answers ORDER BY used_at LIMIT ?');
   const totals = db.prepare<[], { entries: number; bytes: number }>('SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM answers');
 
-  let { entries, bytes } = totals.get()!;
-  let prunedAt = -Infinity;
+  const counts = { ...totals.get()!, prunedAt: -Infinity };
 
   const forget = (removed: { bytes: number }[]) => {
     for (const row of removed) {
-      entries -= 1;
-      bytes -= row.bytes;
+      counts.entries -= 1;
+      counts.bytes -= row.bytes;
     }
   };
 
   function pruneExpired(at: number): void {
-    if (at - prunedAt < PRUNE_EVERY_MS) return;
-    prunedAt = at;
+    if (at - counts.prunedAt < PRUNE_EVERY_MS) return;
+    counts.prunedAt = at;
     forget(removeExpired.all(at));
   }
 
   function evictPastBound(): void {
-    while (bytes > maxBytes) {
+    while (counts.bytes > maxBytes) {
       const batch = leastUsed.all(EVICT_BATCH);
       if (batch.length === 0) return;
       for (const { key } of batch) {
         forget(remove.all(key));
-        if (bytes <= maxBytes) return;
+        if (counts.bytes <= maxBytes) return;
       }
     }
-  }
-
-  /** The counts as the file has them, after a write that failed half-way was rolled back. */
-  function recount(): void {
-    ({ entries, bytes } = totals.get()!);
   }
 
   const store = db.transaction((key: string, stored: Buffer, expiresAt: number, at: number) => {
     const size = stored.length + Buffer.byteLength(key);
     const previous = sizeOf.get(key);
     upsert.run(key, expiresAt, at, size, stored);
-    if (previous === undefined) entries += 1;
-    bytes += size - (previous?.bytes ?? 0);
+    if (previous === undefined) counts.entries += 1;
+    counts.bytes += size - (previous?.bytes ?? 0);
     pruneExpired(at);
     evictPastBound();
   });
+
+  return {
+    counts,
+    read(key: string): CatalogAnswer | undefined {
+      const at = now();
+      const row = select.get(key, at);
+      if (row === undefined) return undefined;
+      if (at - row.used_at >= TOUCH_EVERY_MS) touch.run(at, key);
+      const answer = decodeAnswer(row.stored);
+      // A row of another form is dropped alone; the rest of the file stays.
+      if (answer === undefined) forget(remove.all(key));
+      return answer;
+    },
+    write(key: string, stored: Buffer, expiresAt: number, at: number) {
+      try {
+        store(key, stored, expiresAt, at);
+      } catch (error) {
+        // The counts as the file has them, after a write that failed half-way was rolled back.
+        Object.assign(counts, totals.get()!);
+        throw error;
+      }
+    },
+    delete: (key: string) => forget(remove.all(key)),
+  };
+}
+
+/** Opens (or creates) the file; a damaged one is moved aside and started afresh, at start or when an operation finds it so. */
+export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: AnswerFileOptions): AnswerFile {
+  const file = openSqliteFile({ path, log: logger, prepare: (db) => prepareFile(db, now, maxBytes) });
 
   // A failing file (disk full, removed under us) costs the kept copies, never the request.
   function guarded<T>(what: string, fallback: T, operation: () => T): T {
@@ -165,28 +165,17 @@ export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: Answe
   }
 
   return {
-    read: (key) =>
-      guarded('read an answer', undefined, () => {
-        const at = now();
-        const row = select.get(key, at);
-        if (row === undefined) return undefined;
-        if (at - row.used_at >= TOUCH_EVERY_MS) touch.run(at, key);
-        return decodeAnswer(row.stored);
-      }),
+    read: (key) => guarded('read an answer', undefined, () => file.use((handle) => handle.read(key))),
     write: (key, answer) =>
       guarded('keep an answer', undefined, () => {
         const expiresAt = keepUntil(answer);
         const at = now();
         if (expiresAt <= at) return;
-        try {
-          store(key, encodeAnswer(answer), expiresAt, at);
-        } catch (error) {
-          recount();
-          throw error;
-        }
+        const stored = encodeAnswer(answer);
+        file.use((handle) => handle.write(key, stored, expiresAt, at));
       }),
-    delete: (key) => guarded('drop an answer', undefined, () => forget(remove.all(key))),
-    size: () => ({ entries, bytes }),
-    close: () => db.close(),
+    delete: (key) => guarded('drop an answer', undefined, () => file.use((handle) => handle.delete(key))),
+    size: () => file.use(({ counts }) => ({ entries: counts.entries, bytes: counts.bytes })),
+    close: () => file.close(),
   };
 }

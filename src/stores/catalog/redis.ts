@@ -1,4 +1,4 @@
-import { RemovedSeries, type CatalogEntry } from '../../contract/catalogExport.js';
+import type { CatalogEntry, RemovedSeries } from '../../contract/catalogExport.js';
 import { CrawlProgress, NO_PROGRESS, type CatalogChanges, type CatalogStore } from '../../crawler/catalogStore.js';
 import type { RedisConnection } from '../../redis/connection.js';
 
@@ -52,30 +52,28 @@ function values(replies: [Error | null, unknown][] | null): unknown[] {
   });
 }
 
-const removedOf = (text: string) => RemovedSeries.parse(JSON.parse(text));
-
 export function createRedisCatalogStore(redis: RedisConnection): CatalogStore {
   const { client } = redis;
 
   /** Everything, in one MULTI: the first read, which also covers entries written before the sorted set of changes existed. */
   async function everything(): Promise<CatalogChanges> {
-    const [revision, entries, removed] = values(await client.multi().get(REVISION).hgetallBuffer(ENTRIES).hvals(REMOVED).exec()) as [
+    const [revision, entries, removed] = values(await client.multi().get(REVISION).hgetallBuffer(ENTRIES).hgetall(REMOVED).exec()) as [
       string | null,
       Record<string, Buffer>,
-      string[],
+      Record<string, string>,
     ];
-    return { revision: Number(revision ?? '0'), entries: new Map(Object.entries(entries)), removed: removed.map(removedOf) };
+    return { revision: Number(revision ?? '0'), entries: new Map(Object.entries(entries)), removed: new Map(Object.entries(removed)) };
   }
 
   return {
     async changesSince(since) {
       if (since < 0) return everything();
       const [revision, ...changes] = (await client.callBuffer('EVAL', CHANGES_SINCE, KEYS.length, ...KEYS, since)) as Buffer[];
-      const result: CatalogChanges = { revision: Number(revision!.toString()), entries: new Map(), removed: [] };
+      const result: CatalogChanges = { revision: Number(revision!.toString()), entries: new Map(), removed: new Map() };
       for (let i = 0; i < changes.length; i += 3) {
         const [kind, slug, body] = [changes[i]!.toString(), changes[i + 1]!.toString(), changes[i + 2]!];
         if (kind === 'e') result.entries.set(slug, body);
-        else result.removed.push(removedOf(body.toString('utf8')));
+        else result.removed.set(slug, body.toString('utf8'));
       }
       return result;
     },

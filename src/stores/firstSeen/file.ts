@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Logger } from '../../config/logger.js';
 import { createJsonLinesFile } from '../../files/jsonLinesFile.js';
 import { RememberedEntries } from './memory.js';
-import type { FirstSeenBounds, FirstSeenStore } from '../../feeds/firstSeenStore.js';
+import type { FirstSeen, FirstSeenBounds, FirstSeenStore } from '../../feeds/firstSeenStore.js';
 
 const FirstSeenRecord = z.object({ id: z.string(), firstSeen: z.number(), lastSeen: z.number() });
 
@@ -22,6 +22,8 @@ export function createFileFirstSeen(filePath: string, bounds: FirstSeenBounds, l
   const entries = new RememberedEntries(bounds);
   let lines = 0;
   let persistedAt = 0;
+  // A write failed (a full disk): the times stay in memory and the next claim writes them all.
+  let unsaved = false;
   const loaded = file.forEach(({ id, firstSeen, lastSeen }) => {
     entries.restore(id, { firstSeen, lastSeen });
     lines++;
@@ -36,22 +38,37 @@ export function createFileFirstSeen(filePath: string, bounds: FirstSeenBounds, l
     persistedAt = now;
   }
 
+  async function persist(added: FirstSeen[], now: number): Promise<void> {
+    if (unsaved || lines + added.length > 2 * entries.size || now - persistedAt > PERSIST_LAST_SEEN_MS) await rewrite(now);
+    else if (added.length > 0) {
+      await file.append(added.map(({ id, at }) => ({ id, firstSeen: at, lastSeen: now })));
+      lines += added.length;
+    }
+  }
+
   return {
     async claim(candidates, now) {
       await loaded;
       if (persistedAt === 0) persistedAt = now;
       const { times, added } = entries.claim(candidates, now);
-      if (lines + added.length > 2 * entries.size || now - persistedAt > PERSIST_LAST_SEEN_MS) await rewrite(now);
-      else if (added.length > 0) {
-        await file.append(added.map(({ id, at }) => ({ id, firstSeen: at, lastSeen: now })));
-        lines += added.length;
+      // A disk that cannot take the new times costs only those: the feed is answered with them.
+      try {
+        await persist(added, now);
+        unsaved = false;
+      } catch (error) {
+        if (!unsaved) logger.warn({ err: error, file: filePath }, 'could not write first-seen times; kept in memory until a write succeeds');
+        unsaved = true;
       }
       return times;
     },
     async close() {
       // The times of last sight since the last rewrite, so that a restart does not forget sooner than it should.
       await loaded;
-      if (entries.size > 0) await rewrite(Date.now());
+      try {
+        if (entries.size > 0) await rewrite(Date.now());
+      } catch (error) {
+        logger.warn({ err: error, file: filePath }, 'could not write first-seen times at shutdown');
+      }
     },
   };
 }

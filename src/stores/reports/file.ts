@@ -67,7 +67,7 @@ export function createFileReports(dataDir: string, logger: ReportsLog): FileRepo
 
   function ipHashSalt(): Promise<Buffer> {
     // Kept once loaded; forgotten after a failure so the next report tries again.
-    salt ??= loadIpHashSalt(dataDir).catch((error: unknown) => {
+    salt ??= loadIpHashSalt(dataDir, logger).catch((error: unknown) => {
       salt = undefined;
       throw error;
     });

@@ -7,7 +7,8 @@ describe('loadConfig', () => {
       PORT: 3000,
       HOST: '0.0.0.0',
       UPSTREAM_BASE_URLS: ['https://anichin.cafe'],
-      UPSTREAM_SERIES_PATH: '/seri/',
+      UPSTREAM_SERIES_PATH: undefined,
+      UPSTREAM_LIST_PATH: undefined,
       UPSTREAM_TIMEOUT_MS: 10000,
       SOLVER: 'auto',
       CHROMIUM_PATH: '/usr/bin/chromium',
@@ -55,14 +56,20 @@ describe('loadConfig', () => {
       PORT: '8080',
       UPSTREAM_BASE_URLS: ' https://a.example/ , http://127.0.0.2:4000 ',
       UPSTREAM_SERIES_PATH: 'anime',
+      UPSTREAM_LIST_PATH: '/daftar',
       TRUST_PROXY: 'loopback, 10.0.0.0/8',
       LOG_LEVEL: 'warn',
     });
     expect(config.PORT).toBe(8080);
     expect(config.UPSTREAM_BASE_URLS).toEqual(['https://a.example', 'http://127.0.0.2:4000']);
     expect(config.UPSTREAM_SERIES_PATH).toBe('/anime/');
+    expect(config.UPSTREAM_LIST_PATH).toBe('/daftar/');
     expect(config.TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
     expect(config.LOG_LEVEL).toBe('warn');
+  });
+
+  it('takes / as the series path of a site whose series pages sit at the root', () => {
+    expect(loadConfig({ UPSTREAM_SERIES_PATH: '/' }).UPSTREAM_SERIES_PATH).toBe('/');
   });
 
   it('takes a hop count for TRUST_PROXY', () => {
@@ -90,7 +97,8 @@ describe('loadConfig', () => {
     ['UPSTREAM_TIMEOUT_MS', '1e4', /UPSTREAM_TIMEOUT_MS="1e4"/],
     ['UPSTREAM_BASE_URLS', 'anichin.cafe', /UPSTREAM_BASE_URLS="anichin.cafe": "anichin.cafe" is not a URL/],
     ['UPSTREAM_BASE_URLS', 'https://a.example/seri/', /must be an http\(s\) origin with no path/],
-    ['UPSTREAM_SERIES_PATH', '/a/b/', /UPSTREAM_SERIES_PATH="\/a\/b\/"/],
+    ['UPSTREAM_SERIES_PATH', '/a/b/', /UPSTREAM_SERIES_PATH="\/a\/b\/": UPSTREAM_SERIES_PATH must be one path segment/],
+    ['UPSTREAM_LIST_PATH', '/', /UPSTREAM_LIST_PATH="\/": UPSTREAM_LIST_PATH must be one path segment such as \/anime\//],
     ['RATE_LIMIT_MAX', '0', /RATE_LIMIT_MAX="0": RATE_LIMIT_MAX must be at least 1/],
     ['TRUST_PROXY', 'true', /TRUST_PROXY="true": .*forged X-Forwarded-For/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud": LOG_LEVEL must be one of/],

@@ -24,7 +24,7 @@ describe.each(['cafe', 'classic', 'sister'] as const)('every parser on %s pages 
   }
 
   const upstreamPath = (endpoint: AnyEndpoint, input: Record<string, unknown>) =>
-    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase });
+    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase, listPath: VARIANTS[variant].seriesBase });
 
   async function parsedPair(endpoint: AnyEndpoint, input: Record<string, unknown>) {
     const path = upstreamPath(endpoint, input);
@@ -39,7 +39,7 @@ describe.each(['cafe', 'classic', 'sister'] as const)('every parser on %s pages 
   }
 
   const byPath = (path: string) => endpoints.find((entry) => entry.path === path)!;
-  const inputOf = (path: string, given: Record<string, unknown>) => byPath(path).input.parse(given) as Record<string, unknown>;
+  const inputOf = (path: string, given: Record<string, unknown>) => byPath(path).input.parse(given);
 
   beforeAll(async () => {
     simulator = await startSimulator({ variant });

@@ -135,7 +135,7 @@ describe.each(VARIANT_NAMES)('simulated %s pages', (variant) => {
     const path = ctx.variant.listPath;
     const params = new URLSearchParams({ order: 'popular', page: '2' });
     const results = catalog.popular(2, site);
-    const parsed = parsePopularSeriesPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`);
+    const parsed = parsePopularSeriesPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
         series: results.items.map((series, index) => seriesCard(ctx, series, index)),
@@ -150,7 +150,7 @@ describe.each(VARIANT_NAMES)('simulated %s pages', (variant) => {
     const path = ctx.variant.listPath;
     const params = new URLSearchParams({ type: 'movie', order: 'update' });
     const results = catalog.movies(1, site);
-    const parsed = parseNewMoviePage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`);
+    const parsed = parseNewMoviePage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
         movies: results.items.map((series, index) => seriesCard(ctx, series, index)),
@@ -173,7 +173,7 @@ describe.each(VARIANT_NAMES)('simulated %s pages', (variant) => {
     const path = ctx.variant.listPath;
     const page = catalog.popular(1, site).totalPages + 1;
     const params = new URLSearchParams({ order: 'popular', page: String(page) });
-    expect(() => parseSeriesListPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params}`)).toThrow(
+    expect(() => parseSeriesListPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`)).toThrow(
       new PagePastEndError('seriesList', page),
     );
   });

@@ -121,7 +121,7 @@ describe('the kept answers file', () => {
     file.write('k', answer(clock.now, 'x'));
     expect(file.read('k')?.fetchedAt).toBe(clock.now);
     file.close();
-    expect(readdirSync(join(path, '..')).some((name) => name.startsWith('answers.sqlite.unreadable-'))).toBe(true);
+    expect(readdirSync(join(path, '..')).some((name) => name.startsWith('answers.sqlite.damaged-'))).toBe(true);
   });
 });
 

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Clearance } from '../../../src/upstream/challenge/clearance.js';
-import { createRedisClearances } from '../../../src/stores/clearance/redis.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
+import type { Clearance } from '../../src/upstream/challenge/clearance.js';
+import { createRedisClearances } from '../../src/stores/clearance/redis.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
 
 // The clearance store against a real redis-server: what one instance solved, another reads back
 // whole; and two instances challenged at once run one solve between them.
@@ -26,8 +26,8 @@ describe('shared challenge clearances', () => {
   it('round-trips a clearance whole between two instances, and forgets it when it expires', async () => {
     const one = createRedisClearances(await connect(), 5_000);
     const other = createRedisClearances(await connect(), 5_000);
-    // Long enough to be read back on a loaded machine; then waited out (Redis expires it by its own clock).
-    const solved = clearance('https://round.example.test', Date.now(), 2_000);
+    // Long enough to be read back (each command times out at 500 ms); then waited out (Redis expires it by its own clock).
+    const solved = clearance('https://round.example.test', Date.now(), 1_000);
     await one.write(solved);
     expect(await other.read('https://round.example.test')).toEqual(solved);
     expect(await other.read('https://other.example.test')).toBeUndefined();

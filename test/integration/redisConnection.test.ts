@@ -1,10 +1,10 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../../src/metrics.js';
-import { createRedisConnection, type RedisState } from '../../../src/redis/connection.js';
-import { startRedisServer, type RedisServer } from '../../helpers/redisServer.js';
-import { until } from '../../helpers/waiting.js';
+import { createMetrics } from '../../src/metrics.js';
+import { createRedisConnection, type RedisState } from '../../src/redis/connection.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { until } from '../helpers/waiting.js';
 
 // The connection's state against a real redis-server that dies and comes back: one log line per
 // change however many reconnects fail in between, the gauge, and commands that fail at once

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/config/logger.js';
-import type { CatalogEntry, RemovedSeries } from '../../../src/contract/catalogExport.js';
-import type { CatalogChanges, CatalogStore } from '../../../src/crawler/catalogStore.js';
-import { createRedisCatalogStore } from '../../../src/stores/catalog/redis.js';
-import { createSqliteCatalogStore } from '../../../src/stores/catalog/sqlite.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
+import { createLogger } from '../../src/config/logger.js';
+import type { CatalogEntry, RemovedSeries } from '../../src/contract/catalogExport.js';
+import type { CatalogChanges, CatalogStore } from '../../src/crawler/catalogStore.js';
+import { createRedisCatalogStore } from '../../src/stores/catalog/redis.js';
+import { createSqliteCatalogStore } from '../../src/stores/catalog/sqlite.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
 
 // Both catalog stores answer the changes after a revision: what an instance that follows the
 // crawl reads every two seconds instead of the whole catalog.
@@ -21,7 +21,7 @@ const gone = (slug: string): RemovedSeries => ({ slug, title: slug, removedAt: '
 /** The changes as plain values: slug → title of each entry, and the slugs removed. */
 const readable = (changes: CatalogChanges) => ({
   entries: Object.fromEntries([...changes.entries].map(([slug, bytes]) => [slug, (JSON.parse(bytes.toString('utf8')) as { title: string }).title])),
-  removed: changes.removed.map((series) => series.slug).sort(),
+  removed: [...changes.removed.keys()].sort(),
 });
 
 const redis = redisForSuite();

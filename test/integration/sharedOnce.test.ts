@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { RedisConnection } from '../../../src/redis/connection.js';
-import { sharedOnce, type SharedOnceOptions } from '../../../src/redis/sharedOnce.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
+import type { RedisConnection } from '../../src/redis/connection.js';
+import { sharedOnce, type SharedOnceOptions } from '../../src/redis/sharedOnce.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
 
 // One producer across instances, against a real redis-server, with two connections standing for
 // two instances: a holder that fails leaves the lock to a waiter, and a waiter never waits past

@@ -3,8 +3,8 @@ import { constants, mkdtempSync, openSync, readSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, droppedLogLines } from '../../../src/config/logger.js';
-import { createMetrics } from '../../../src/metrics.js';
+import { createLogger, droppedLogLines } from '../../src/config/logger.js';
+import { createMetrics } from '../../src/metrics.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

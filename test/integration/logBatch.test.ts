@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { batchLines, LOG_BATCH_MS, type LogDestination } from '../../../src/config/logBatch.js';
+import { batchLines, LOG_BATCH_MS, type LogDestination } from '../../src/config/logBatch.js';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** A destination that records what it is handed, and when it is flushed. */
 function recordingDestination() {

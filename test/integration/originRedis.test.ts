@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createRedisOrigin } from '../../../src/stores/origin/redis.js';
-import type { PersistedOrigin } from '../../../src/upstream/originStore.js';
-import { redisForSuite } from '../../helpers/redisSuite.js';
-import { until } from '../../helpers/waiting.js';
+import { createRedisOrigin } from '../../src/stores/origin/redis.js';
+import type { PersistedOrigin } from '../../src/upstream/originStore.js';
+import { redisForSuite } from '../helpers/redisSuite.js';
+import { until } from '../helpers/waiting.js';
 
 // The shared origin against a real redis-server: what one instance adopts, another follows; what
 // is not a choice on the channel (not JSON, or not the shape) is ignored, never thrown.

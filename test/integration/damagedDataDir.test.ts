@@ -1,0 +1,223 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { createLogger } from '../../src/config/logger.js';
+import { openAnswerFile } from '../../src/stores/answers/answerFile.js';
+import { ServiceExitedError, startService, type ServiceProcess } from '../bench/processes.js';
+import { crawlEnv, firstPassDone, until } from '../helpers/crawl.js';
+import { startTestStack } from '../helpers/testApp.js';
+import { SERIES } from '../simulator/dataset.js';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+
+// The real service (src/main.ts in a child process) started on a DATA_DIR with one damage each: it
+// starts (or stops with one line naming DATA_DIR), answers, and repairs what was damaged.
+
+const PAGE_BYTES = 4096;
+const REPORT = { category: 'bug', endpoint: '/catalog/home', title: 'Slider kosong', description: 'Slider di /catalog/home kosong sejak pagi.', severity: 'high' };
+const SERIES_PATH = `/catalog/series/${SERIES[0]!.slug}`;
+
+let site: Simulator;
+const services: ServiceProcess[] = [];
+const mounts: string[] = [];
+
+beforeAll(async () => {
+  site = await startSimulator();
+});
+afterAll(async () => {
+  await Promise.all(services.map((service) => service.stop()));
+  // Lazily, so that a mount a failed test left busy is still taken away.
+  for (const mount of mounts) execFileSync('umount', ['-l', mount]);
+  await site.close();
+});
+
+const newDataDir = () => mkdtempSync(join(tmpdir(), 'damaged-data-'));
+
+async function start(dataDir: string, env: Record<string, string> = {}): Promise<ServiceProcess> {
+  const service = await startService({ DATA_DIR: dataDir, UPSTREAM_BASE_URLS: site.origin, RATE_LIMIT_MAX: '100000', ...env });
+  services.push(service);
+  return service;
+}
+
+async function stop(service: ServiceProcess): Promise<void> {
+  services.splice(services.indexOf(service), 1);
+  await service.stop();
+}
+
+/** The log lines that tell of a file moved aside, as `{ file, movedTo }`. */
+const movedAside = (service: ServiceProcess) =>
+  service
+    .logs()
+    .filter((line) => line.msg === 'damaged file moved aside; starting afresh')
+    .map((line) => ({ file: line.file, movedTo: line.movedTo }));
+
+const asideFiles = (dataDir: string, name: string) => readdirSync(dataDir).filter((file) => file.startsWith(`${name}.damaged-`));
+
+/** A tmpfs of `size` at a new directory, or why none can be mounted here. */
+function mountTmpfs(size: string): { dir: string } | { refused: string } {
+  const dir = newDataDir();
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    return { refused: `mount -t tmpfs was refused (${String((error as { stderr?: Buffer }).stderr ?? error).trim()})` };
+  }
+  mounts.push(dir);
+  return { dir };
+}
+
+function skipFor(context: TestContext, reason: string): never {
+  console.warn(`skipped: ${reason}`);
+  context.skip();
+  throw new Error('unreachable');
+}
+
+/** Writes into `dir` until the disk is full. */
+function fillDisk(dir: string): void {
+  const fd = openSync(join(dir, 'filler'), 'w');
+  const chunk = Buffer.alloc(PAGE_BYTES, 1);
+  try {
+    for (;;) writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const postReport = (service: ServiceProcess) =>
+  fetch(`${service.origin}/api/reports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(REPORT) });
+
+describe('a DATA_DIR with damaged files', () => {
+  it('moves answers.sqlite with damaged pages aside, starts, and keeps answers in a new file', async () => {
+    const dataDir = newDataDir();
+    const path = join(dataDir, 'answers.sqlite');
+    // Answers written and half of them dropped (so the file has free pages to hand back at start), then every third page overwritten.
+    const file = openAnswerFile({ path, maxBytes: 1e9, keepUntil: () => Date.now() + 3_600_000, now: Date.now, logger: createLogger('silent') });
+    for (let index = 0; index < 300; index++)
+      file.write(`key-${index}`, { body: Buffer.from(JSON.stringify({ data: 'x'.repeat(3000 + index), meta: {} })), etag: `W/"${index}"`, fetchedAt: Date.now(), ttlSeconds: 600 });
+    for (let index = 0; index < 300; index += 2) file.delete(`key-${index}`);
+    file.close();
+    const fd = openSync(path, 'r+');
+    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 3) writeSync(fd, randomBytes(PAGE_BYTES), 0, PAGE_BYTES, page * PAGE_BYTES);
+    closeSync(fd);
+
+    const service = await start(dataDir);
+    expect(movedAside(service)).toEqual([{ file: path, movedTo: join(dataDir, asideFiles(dataDir, 'answers.sqlite')[0]!) }]);
+    expect((await fetch(`${service.origin}${SERIES_PATH}`)).status).toBe(200);
+    await stop(service);
+    const db = new Database(path, { readonly: true });
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    // The new file holds what this run kept (the series, and the home page if the status probe has run), none of the damaged file's keys.
+    const keys = db.prepare<[], { key: string }>('SELECT key FROM answers').all().map((row) => row.key.replace(/#.*/, ''));
+    expect(keys.filter((key) => key !== '/catalog/home?page=1')).toEqual([`/catalog/series/{slug}?slug=${SERIES[0]!.slug}`]);
+    db.close();
+  }, 60_000);
+
+  it('moves a catalog.sqlite that is not a database aside, starts, and crawls the catalog afresh', async () => {
+    const dataDir = newDataDir();
+    writeFileSync(join(dataDir, 'catalog.sqlite'), randomBytes(64 * 1024));
+    const service = await start(dataDir, crawlEnv());
+    expect(movedAside(service)).toEqual([{ file: join(dataDir, 'catalog.sqlite'), movedTo: join(dataDir, asideFiles(dataDir, 'catalog.sqlite')[0]!) }]);
+    const exported = await untilComplete(service);
+    expect(exported.series).toHaveLength(SERIES.length);
+  }, 90_000);
+
+  it('skips one unreadable catalog row, serves the rest, and reads that series again from the site', async () => {
+    const dataDir = newDataDir();
+    const crawled = await startTestStack({ sharedSimulator: site, env: { ...crawlEnv(), DATA_DIR: dataDir } });
+    await until(crawled, firstPassDone);
+    await crawled.close();
+    const broken = SERIES[3]!.slug;
+    const db = new Database(join(dataDir, 'catalog.sqlite'));
+    db.prepare('UPDATE entries SET body = ? WHERE slug = ?').run(Buffer.from('{"slug":'), broken);
+    db.close();
+    // Without the kept answers, the series is read again from the site itself.
+    for (const name of readdirSync(dataDir)) if (name.startsWith('answers.sqlite')) rmSync(join(dataDir, name));
+    const readsBefore = site.hits.length;
+
+    const service = await start(dataDir, crawlEnv());
+    const exported = await untilComplete(service);
+    expect(exported.series.map((entry) => entry.slug)).toContain(broken);
+    expect(exported.series).toHaveLength(SERIES.length);
+    expect(service.logs().filter((line) => line.msg === 'unreadable catalog entry skipped; the crawler reads it again').map((line) => line.slug)).toEqual([broken]);
+    // Only the broken series was read again, not the whole catalog.
+    expect(site.hits.slice(readsBefore).filter((hit) => hit.path.startsWith('/seri/') && !hit.path.startsWith('/seri/?')).map((hit) => hit.path)).toEqual([
+      `/seri/${broken}/`,
+    ]);
+  }, 120_000);
+
+  it('replaces an empty ip-hash.salt and takes reports', async () => {
+    const dataDir = newDataDir();
+    writeFileSync(join(dataDir, 'ip-hash.salt'), '');
+    const service = await start(dataDir);
+    const response = await postReport(service);
+    expect(response.status).toBe(201);
+    expect(readFileSync(join(dataDir, 'ip-hash.salt'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    expect(asideFiles(dataDir, 'ip-hash.salt')).toHaveLength(1);
+  }, 60_000);
+
+  it('on a full disk answers feeds, refuses reports with 503 REPORT_NOT_STORED, and takes them again once there is room', async (context) => {
+    const mounted = mountTmpfs('2m');
+    if ('refused' in mounted) skipFor(context, mounted.refused);
+    const service = await start(mounted.dir);
+    expect((await fetch(`${service.origin}${SERIES_PATH}`)).status).toBe(200);
+    fillDisk(mounted.dir);
+
+    for (const feed of ['/feeds/latest.json', '/feeds/movies.json', '/feeds/latest.rss', '/feeds/movies.atom']) expect((await fetch(`${service.origin}${feed}`)).status, feed).toBe(200);
+    const refused = await postReport(service);
+    expect(refused.status).toBe(503);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('REPORT_NOT_STORED');
+
+    rmSync(join(mounted.dir, 'filler'));
+    const taken = await postReport(service);
+    expect(taken.status).toBe(201);
+    expect(readFileSync(join(mounted.dir, 'ip-hash.salt'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
+    const { id } = ((await taken.json()) as { data: { id: string } }).data;
+    expect(readFileSync(join(mounted.dir, 'reports.jsonl'), 'utf8')).toContain(id);
+  }, 60_000);
+
+  it('on a read-only DATA_DIR stops with one line naming DATA_DIR and the cause', async (context) => {
+    const mounted = mountTmpfs('1m');
+    if ('refused' in mounted) skipFor(context, mounted.refused);
+    mkdirSync(join(mounted.dir, 'data'));
+    try {
+      execFileSync('mount', ['-o', 'remount,ro', mounted.dir], { stdio: 'pipe' });
+    } catch (error) {
+      skipFor(context, `mount -o remount,ro was refused (${String(error)})`);
+    }
+    const dataDir = join(mounted.dir, 'data');
+    const failure = await start(dataDir).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(ServiceExitedError);
+    const { exitCode, stderr } = failure as ServiceExitedError;
+    expect(exitCode).toBe(1);
+    expect(stderr).toBe(`DATA_DIR=${dataDir} cannot be written: read-only file system (EROFS)\n`);
+  }, 60_000);
+});
+
+interface ExportedCatalog {
+  complete: boolean;
+  series: { slug: string }[];
+}
+
+/** GETs the export until it answers 200 with the catalog complete. */
+async function untilComplete(service: ServiceProcess, timeoutMs = 60_000): Promise<ExportedCatalog> {
+  const started = Date.now();
+  let last = '';
+  while (Date.now() - started < timeoutMs) {
+    const response = await fetch(`${service.origin}/export/catalog.json`);
+    const text = await response.text();
+    last = `${response.status} ${text.slice(0, 200)}`;
+    if (response.status === 200) {
+      const body = JSON.parse(text) as ExportedCatalog;
+      if (body.complete) return body;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the export did not get complete: ${last}`);
+}

@@ -1,7 +1,7 @@
 import type { Series } from '../simulator/dataset.js';
 import { episodeSlug, episodesOf } from '../simulator/episodes.js';
 import * as listings from '../simulator/listings.js';
-import { genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
+import { catalogOf, genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
 import { termsOf } from '../simulator/taxonomies.js';
 
@@ -28,7 +28,7 @@ export function expectedRecommendationCard(ctx: PageContext, series: Series, ind
 }
 
 export function expectedSeasonCards(ctx: PageContext, slug: string) {
-  return listings.seasonListing(slug).map((series, index) => ({
+  return listings.seasonListing(slug, catalogOf(ctx)).map((series, index) => ({
     title: series.title,
     slug: series.slug,
     url: seriesUrl(ctx, series),
@@ -46,7 +46,7 @@ export function expectedSeasonCards(ctx: PageContext, slug: string) {
 
 /** The schedule Monday first, as the API answers it whatever order the page prints. */
 export function expectedScheduleDays(ctx: PageContext) {
-  return listings.scheduleByDay().map(({ day, entries }) => ({
+  return listings.scheduleByDay(catalogOf(ctx)).map(({ day, entries }) => ({
     day,
     label: day.charAt(0).toUpperCase() + day.slice(1),
     items: entries.map((entry, index) => ({

@@ -103,7 +103,7 @@ export function createMetrics() {
     }),
     redisFallbacks: new Counter({
       name: 'redis_fallbacks_total',
-      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin, first-seen)',
+      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin, paths, first-seen, reports)',
       labelNames: ['use'] as const,
       registers: [],
     }),

@@ -22,15 +22,10 @@ type Loader<Answer> = () => Promise<Answer>;
 
 /**
  * What an entry costs beyond its body, etag and key, so that the byte bound is the memory the cache
- * takes in the running service, not only what a heap snapshot shows. Measured there per cached
- * empty search answer (372 B of body, etag and key): after a full GC, as the slope over 10,000 to
- * 50,000 of them, RSS grew 1,419 B per answer: the body 281 B (external), ~505 B of live JS heap
- * (the answer object, its Buffer and ArrayBuffer, the strings, lru-cache's slots), ~270 B more of
- * old space that V8 keeps committed around it, and ~360 B of native memory outside both (V8's
- * backing store and extension per buffer, the allocator's own). Without that GC, with the cache
- * full and evicting under distinct misses, RSS held 1,473 and 1,665 B per answer in two runs:
- * evicted answers wait in the old space for the next major collection. Counted at 372 + 1,200 =
- * 1,572 B, the middle of what the service was seen to hold.
+ * takes in the running service (its RSS), not only what a heap snapshot shows: the answer object,
+ * its Buffer and ArrayBuffer, the strings and lru-cache's slots; the old space V8 keeps committed
+ * around them; the native memory of each buffer; and, with the cache full and evicting, evicted
+ * answers that wait in the old space for the next major collection.
  */
 export const ENTRY_OVERHEAD_BYTES = 1_200;
 

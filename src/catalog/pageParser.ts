@@ -25,8 +25,8 @@ export const PARSE_DEADLINE_MS = 2000;
 // a second on a quiet machine; several seconds from the TypeScript sources on a loaded one).
 const THREAD_LOAD_WAIT_MS = 30_000;
 // A thread per core but one, kept loaded; a stopped thread is replaced. The main thread keeps a core
-// for the HTTP work, the JSON and the cached hits: on two cores a second parse thread served a burst
-// of misses no faster and cost ~85 MB of RSS (its heap). A page held to its deadline holds one
+// for the HTTP work, the JSON and the cached hits: on two cores a second parse thread would parse a
+// burst of misses no faster and would cost a heap of its own. A page held to its deadline holds one
 // thread, never /health or a cached answer. At most 4: each thread costs a heap of up to
 // THREAD_HEAP_MB + THREAD_YOUNG_HEAP_MB, and 4 threads parse far more pages a second than the
 // upstream connections (CONNECTION_TURNS) can fetch from a real site. A bound on each thread's heap
@@ -70,9 +70,9 @@ let ready: Promise<void> | undefined;
 let loaded = false;
 
 // A thread says on one long-lived channel which task it starts, and the task's deadline starts then.
-// A MessageChannel per task, its port transferred to the thread, was not freed on either side: the
-// main thread's native heap grew by ~1 MB per 1,000 parses, and the thread's heap filled until it
-// died out of memory after ~50,000 (its page then reported unparsable). The name is unique to this
+// A MessageChannel per task, its port transferred to the thread, is not freed on either side: both
+// heaps grow with every parse until the thread dies out of memory (and its page is reported
+// unparsable). The name is unique to this
 // pool, so that no other pool in the process hears its threads.
 const startedChannelName = `parse-started-${process.pid}-${threadId}-${randomUUID()}`;
 let startedChannel: BroadcastChannel | undefined;

@@ -12,7 +12,7 @@ import type { AnswerCache, Freshness } from './cache.js';
 import type { AnyEndpoint } from './endpoints/index.js';
 import { checkParseRoom, parsePage } from './pageParser.js';
 
-export type CacheStatus = 'HIT' | 'MISS' | 'STALE';
+type CacheStatus = 'HIT' | 'MISS' | 'STALE';
 
 export interface CatalogResult {
   answer: CatalogAnswer;
@@ -98,7 +98,7 @@ const FAILED_PAGES_MAX = 1_000;
  * parse of a changed layout) per key per period, no request waits for it, and a site that recovers
  * is seen again within the period.
  */
-export const FAILED_FETCH_RETRY_MS = 10_000;
+const FAILED_FETCH_RETRY_MS = 10_000;
 // Keys whose last good answer stands in, remembered at once; beyond it the oldest go the whole way again.
 const FAILED_FETCHES_MAX = 10_000;
 // Answers fetched here whose upstream facts are remembered, the latest first. The misses that waited
@@ -109,8 +109,8 @@ const FETCHES_REMEMBERED = 256;
 
 /**
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
- * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it: a
- * cached search answer of 280 bytes held ~620 bytes of slabs.
+ * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it, often
+ * several times its own size.
  */
 export function ownBuffer(text: string): Buffer {
   const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
@@ -146,8 +146,8 @@ export function createCatalogService({
 }: CatalogServiceDeps): CatalogService {
   // The latest answers this instance fetched itself (a MISS), with what the upstream did; others came
   // from the answers store (DATA_DIR, or another instance through Redis). Kept beside the cache, not
-  // in its entries: a hit never reads them, and in every entry they took ~180 B of heap (a third
-  // of an empty search answer's JS objects), and a per-answer WeakSet another ~40 B.
+  // in its entries: a hit never reads them, and every cached answer (a per-answer WeakSet too) would
+  // carry their heap for nothing.
   const fetchedHere = new LRUCache<CatalogAnswer, UpstreamFacts>({ max: FETCHES_REMEMBERED });
   // Pages that could not be read, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
   const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });

@@ -116,7 +116,7 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().trim().min(1).default('./data'),
   // Unset means the operator endpoints (/admin/*) do not exist at all.
   ADMIN_TOKEN: z.string().trim().min(24, 'ADMIN_TOKEN must be at least 24 characters (e.g. openssl rand -hex 24)').optional(),
-  // Unset: every instance keeps its shared things to itself (src/shared/stores.ts picks them).
+  // Unset: every instance keeps its shared things to itself (src/stores/index.ts picks them).
   REDIS_URL: redisUrl.optional(),
   // How often the status page's probe fetches the upstream's home page (GET /status).
   STATUS_PROBE_INTERVAL_S: wholeNumber('STATUS_PROBE_INTERVAL_S', 10, 86400).default(300),

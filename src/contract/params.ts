@@ -25,8 +25,8 @@ function isIssue(value: unknown): value is Issue {
   return typeof value === 'object' && value !== null && 'rule' in value && 'message' in value;
 }
 
-export const PAGE_MAX = 500;
-export const SEARCH_QUERY_MAX = 100;
+const PAGE_MAX = 500;
+const SEARCH_QUERY_MAX = 100;
 
 export const pageParam = queryParam('page', (raw) => {
   if (raw === undefined) return 1;

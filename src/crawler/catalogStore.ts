@@ -6,8 +6,8 @@ import type { CatalogEntry, RemovedSeries } from '../contract/catalogExport.js';
 // holds only the crawler's index of it.
 
 /** A series as its list card showed it: the card's `sub` (which the series page lacks), and a hash of the whole card. */
-export const ListedCard = z.object({ sub: z.string().nullable(), card: z.string() });
-export type ListedCard = z.infer<typeof ListedCard>;
+const ListedCard = z.object({ sub: z.string().nullable(), card: z.string() });
+type ListedCard = z.infer<typeof ListedCard>;
 
 /** The crawl's place, saved after each list page and pass, so that a restart goes on from there. */
 export const CrawlProgress = z.object({

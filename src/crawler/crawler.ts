@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleepFor } from 'node:timers/promises';
 import type { CatalogService } from '../catalog/service.js';
 import type { Logger } from '../config/logger.js';
-import type { SeriesCard } from '../contract/schemas.js';
+import type { SeriesCard, StaleReason } from '../contract/schemas.js';
 import type { SeriesDetail } from '../contract/series.js';
 import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
-import { LayoutChangedError } from '../parsers/errors.js';
-import { ServiceBusyError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError, UpstreamUnreadablePageError } from '../upstream/errors.js';
+import { ServiceBusyError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamUnavailableError } from '../upstream/errors.js';
 import type { CrawlProgress } from './catalogStore.js';
 import type { CrawlLock } from './crawlLock.js';
 import { entryOf, type EntryFacts } from './entry.js';
@@ -55,16 +54,28 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  * marks its series as changed. Not the poster: the theme picks the image size by the card's place
  * on the page, so it changes whenever the list moves.
  */
-export const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
+const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
   createHash('sha1').update(JSON.stringify([title, url, type, status, sub])).digest('base64url').slice(0, 16);
 
 class SkipSeries extends Error {}
 
-/** The site failed and the catalog service answered with its last good copy: a failure to the crawler, which backs off. */
+/** The site failed and the catalog service answered with its last good copy: a failure to the crawler. */
 class StoodIn extends Error {
-  constructor(reason: string) {
+  constructor(readonly reason: StaleReason) {
     super(`the upstream failed (${reason}); only a last good copy was there`);
   }
+}
+
+/** Failures of the kept copy's stand-in that say nothing of one page: the site walls us off, its breaker is open, or our own queue is full. */
+const SITE_WIDE_REASONS: ReadonlySet<StaleReason> = new Set(['UPSTREAM_BLOCKED', 'UPSTREAM_UNAVAILABLE', 'SERVICE_BUSY']);
+
+/**
+ * Whether a failure stops the whole crawl for a while (a wall, an open breaker, our full queue),
+ * rather than one page: the crawler then backs off and reads the same page next.
+ */
+function isSiteWide(error: unknown): boolean {
+  if (error instanceof StoodIn) return SITE_WIDE_REASONS.has(error.reason);
+  return error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError || error instanceof ServiceBusyError;
 }
 
 const endpointOf = (path: string): AnyEndpoint => endpoints.find((endpoint) => endpoint.path === path)!;
@@ -73,7 +84,7 @@ const LIST_ENDPOINT = endpointOf('/catalog/series');
 const SERIES_ENDPOINT = endpointOf('/catalog/series/{slug}');
 
 /** Which pass is due at `now`, or null; and when the next one will be. */
-export function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
+function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
   if (progress.lastFullPassStartedAt === null || progress.lastFullPassEndedAt === null) return { due: 'full', nextAt: now };
   const fullAt = progress.lastFullPassStartedAt + fullPassEveryMs;
   const updateAt = (progress.lastUpdatePassStartedAt ?? progress.lastFullPassStartedAt) + updateEveryMs;
@@ -88,6 +99,8 @@ export function startCrawler(options: CrawlerOptions): Crawler {
   const stopping = new AbortController();
   let lastRequestEnd = -Infinity;
   let failures = 0;
+  // Series whose page failed, by slug: how many passes in a row, and when the next may try it.
+  const failedSeries = new Map<string, { failures: number; retryAt: number }>();
   // Counts of the running pass, for its one log line.
   let passCounts = { requests: 0, read: 0, changed: 0, removed: 0, skipped: 0, failed: 0 };
 
@@ -128,6 +141,23 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     const { answer } = result;
     const body = JSON.parse(answer.body.toString('utf8')) as { data: T; pagination: { hasNextPage: boolean } | null };
     return { data: body.data, hasNextPage: body.pagination?.hasNextPage ?? false };
+  }
+
+  /**
+   * A series page that failed is skipped for this pass. The next pass tries it again; after
+   * another failure it waits an update period, then twice as long each time, up to a full pass.
+   */
+  function seriesFailed(slug: string): void {
+    const failures = (failedSeries.get(slug)?.failures ?? 0) + 1;
+    const waitMs = failures === 1 ? 0 : Math.min(options.fullPassEveryMs, options.updateEveryMs * 2 ** Math.min(failures - 2, 16));
+    failedSeries.set(slug, { failures, retryAt: now() + waitMs });
+  }
+
+  /** The failed series due for another try, not in `toRead` already: an update pass reads them too. */
+  function retriesDue(toRead: readonly string[]): string[] {
+    const listed = new Set(toRead);
+    const at = now();
+    return [...failedSeries].filter(([slug, { retryAt }]) => retryAt <= at && !listed.has(slug)).map(([slug]) => slug);
   }
 
   async function save(progress: CrawlProgress): Promise<void> {
@@ -173,8 +203,9 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       movedUp,
       !hasNextPage,
     );
-    const toRead = [...pass.toRead, ...walk.changed];
-    if (!walk.stop && hasNextPage) return { ...progress, pass: { ...pass, nextListPage: page + 1, listed, toRead } };
+    const changed = [...pass.toRead, ...walk.changed];
+    if (!walk.stop && hasNextPage) return { ...progress, pass: { ...pass, nextListPage: page + 1, listed, toRead: changed } };
+    const toRead = [...changed, ...retriesDue(changed)];
     const moved = new Set(toRead);
     return {
       ...progress,
@@ -189,14 +220,11 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     const { data } = await fetchData<SeriesDetail>(SERIES_ENDPOINT, { slug });
     const read = entryOf(data, sub, new Date(now()).toISOString(), previous);
     await index.put(read.entry, read.facts);
+    failedSeries.delete(slug);
     passCounts.read++;
     if (previous?.hash !== read.facts.hash) passCounts.changed++;
     onStep('series', 'ok');
   }
-
-  /** A page of its own that cannot be read: skipped, the site itself is fine. */
-  const isSkippable = (error: unknown) =>
-    error instanceof SkipSeries || error instanceof LayoutChangedError || error instanceof UpstreamUnreadablePageError;
 
   /** The series page of the first slug still to read. */
   async function readSeries(progress: CrawlProgress): Promise<CrawlProgress> {
@@ -207,10 +235,18 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     // Read in this pass already, before a restart.
     if (pass.kind === 'full' && previous !== undefined && Date.parse(previous.checkedAt) >= pass.startedAt) return next;
     const card = pass.listed[slug!] ?? progress.listed[slug!];
+    const failed = failedSeries.get(slug!);
+    if (failed !== undefined && now() < failed.retryAt) {
+      onStep('series', 'skipped');
+      passCounts.skipped++;
+      return next;
+    }
     try {
       await readEntry(slug!, card?.sub ?? null, previous);
     } catch (error) {
+      if (isSiteWide(error)) throw error;
       if (error instanceof UpstreamNotFoundError) {
+        failedSeries.delete(slug!);
         // Gone from its page and from the list: removed. A listed series whose page 404s is left as it is.
         if (previous !== undefined && !(slug! in pass.listed) && pass.nextListPage === null && pass.kind === 'full') {
           await index.remove({ slug: slug!, title: previous.title, removedAt: new Date(now()).toISOString() });
@@ -223,14 +259,21 @@ export function startCrawler(options: CrawlerOptions): Crawler {
         passCounts.skipped++;
         return next;
       }
-      if (isSkippable(error)) {
-        // The first of a pass is logged; the rest are counted in the pass's line (a redesign would skip them all).
-        if (passCounts.skipped === 0) logger.warn({ err: error, slug }, 'series page skipped in this crawl pass');
+      if (error instanceof SkipSeries) {
+        if (passCounts.skipped === 0) logger.warn({ err: error, slug }, 'series skipped in this crawl pass');
         onStep('series', 'skipped');
         passCounts.skipped++;
         return next;
       }
-      throw error;
+      // This one page failed (an error page, a changed layout, a timeout; its kept copy may have
+      // stood in): skipped for this pass, with its own backoff, and the pass goes on. A site that
+      // fails on every page opens the breaker (breaker.ts), and the crawler then backs off as a whole.
+      // The first of a pass is logged; the rest are counted in the pass's line (a redesign would fail them all).
+      if (passCounts.failed === 0) logger.warn({ err: error, slug }, 'series page failed; skipped in this crawl pass');
+      seriesFailed(slug!);
+      onStep('series', 'failed');
+      passCounts.failed++;
+      return next;
     }
     return next;
   }
@@ -245,7 +288,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     try {
       await readEntry(slug, card?.sub ?? null, undefined);
     } catch (error) {
-      if (!(error instanceof UpstreamNotFoundError) && !isSkippable(error)) throw error;
+      if (isSiteWide(error)) throw error;
       // Not there, or not readable now: the next full pass decides, as for any other series.
       index.forgetUnreadable(slug);
       onStep('series', 'skipped');

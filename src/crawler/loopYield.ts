@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 // any request alone would stop it for a health check.
 
 /** The share of the event loop's time above which the users' requests keep it busy. */
-export const BUSY_LOOP_SHARE = 0.6;
+const BUSY_LOOP_SHARE = 0.6;
 /** Requests a second that keep the service busy, whatever the loop's share: a flood, not a page load or a probe. */
 export const BUSY_REQUESTS_PER_S = 200;
 /** The longest the crawler yields before one step: under a flood, at least one step this often. */

@@ -42,7 +42,7 @@ const MEDIA_TYPES: Record<ExportFileName, string> = {
 };
 
 /** The JSON Schema (2020-12) of catalog.json, from the zod schema that types the entry. */
-export function catalogJsonSchema(): object {
+function catalogJsonSchema(): object {
   return z.toJSONSchema(CatalogExport, { target: 'draft-2020-12', io: 'output' });
 }
 

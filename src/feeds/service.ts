@@ -13,14 +13,14 @@ export interface RenderedFeed {
   etag: string;
 }
 
-export interface ResolvedFeed {
+interface ResolvedFeed {
   /** The catalog answer the feed was built from (its cache status, age and TTL). */
   result: CatalogResult;
   model: FeedModel;
 }
 
 /** A feed as the service holds it: built from a cached catalog answer, and rendered. */
-export interface HeldFeed extends ResolvedFeed {
+interface HeldFeed extends ResolvedFeed {
   rendered: RenderedFeed;
 }
 

@@ -21,6 +21,9 @@ export function moveAside(path: string, cause: unknown, log: DamageLog, companio
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  log.error({ file: path, movedTo, cause: cause instanceof Error ? cause.message : String(cause) }, 'damaged file moved aside; starting afresh');
+  log.error(
+    { file: path, movedTo, cause: cause instanceof Error ? cause.message : String(cause) },
+    'damaged file moved aside; starting afresh',
+  );
   return movedTo;
 }

@@ -9,7 +9,13 @@ const isDamage = (error: unknown) => {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'));
 };
+// What SQLite answers when the disk refuses it (full, or failing to size the WAL's shared memory).
+const isDiskTrouble = (error: unknown) => {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN');
+};
 const COMPANIONS = ['-wal', '-shm'];
+const IN_MEMORY = ':memory:';
 
 /** A DATA_DIR SQLite file that replaces itself with a new one when it is found damaged. */
 export interface SqliteFile<Handle> {
@@ -25,8 +31,12 @@ export interface SqliteFile<Handle> {
 export interface SqliteFileOptions<Handle> {
   path: string;
   log: DamageLog;
-  /** Sets the connection up (pragmas, tables, statements) and gives what operations use; called again for each new file. */
-  prepare: (db: Database.Database) => Handle;
+  /**
+   * Sets the connection up (pragmas, tables, statements) and gives what operations use; called
+   * again for each new file. `inMemory` when the disk refused the file and the database lives in
+   * memory until the service restarts.
+   */
+  prepare: (db: Database.Database, inMemory: boolean) => Handle;
 }
 
 /**
@@ -37,13 +47,26 @@ export interface SqliteFileOptions<Handle> {
  */
 export function openSqliteFile<Handle>({ path, log, prepare }: SqliteFileOptions<Handle>): SqliteFile<Handle> {
   mkdirSync(dirname(path), { recursive: true });
-  const open = (): { db: Database.Database; handle: Handle } => {
-    const db = new Database(path);
+  const openAt = (location: string): { db: Database.Database; handle: Handle } => {
+    const db = new Database(location);
     try {
-      return { db, handle: prepare(db) };
+      return { db, handle: prepare(db, location === IN_MEMORY) };
     } catch (error) {
       db.close();
       throw error;
+    }
+  };
+  /** The file, or (when the disk refuses it) a database in memory: a full disk costs what it cannot keep, not the start. */
+  const open = (): { db: Database.Database; handle: Handle } => {
+    try {
+      return openAt(path);
+    } catch (error) {
+      if (!isDiskTrouble(error)) throw error;
+      log.error(
+        { file: path, cause: (error as Error).message },
+        'the disk refuses this file (full or failing); its store lives in memory until a restart',
+      );
+      return openAt(IN_MEMORY);
     }
   };
   const reopen = (cause: unknown) => {

@@ -34,12 +34,6 @@ function matchPath(pathname: string): Matched | MalformedPathError | undefined {
   return undefined;
 }
 
-/** The endpoint a request path names and its path parameters, percent-decoded; undefined when none does or a parameter does not decode. */
-export function matchEndpoint(pathname: string): Matched | undefined {
-  const matched = matchPath(pathname);
-  return matched instanceof MalformedPathError ? undefined : matched;
-}
-
 /**
  * The one resolver of a catalog request (the door's catalog resource): the endpoint of `pathname`,
  * its path parameters, the query (node:querystring, Express's 'simple' parser) and their validation

@@ -69,7 +69,5 @@ export function originRuleOf(app: Application): OriginRule {
   return { trustProxy: app.get('trust proxy fn') as TrustProxy, publicUrl: app.get('public url') as string | undefined };
 }
 
-export const requestOrigin = (req: Request) => originOf(req, originRuleOf(req.app));
-
 /** addressOf for an Express route. */
 export const requestAddress = (req: Request) => addressOf(req, originRuleOf(req.app).trustProxy);

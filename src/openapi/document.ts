@@ -133,7 +133,7 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
 const FEED_FORMAT_NAMES = Object.keys(FEED_FORMATS);
 
 /** The OpenAPI path of a feed: its extension is a path parameter, e.g. "/feeds/series/{slug}.{format}". */
-export const feedOpenApiPath = (feed: FeedDefinition) => `${feed.path}.{format}`;
+const feedOpenApiPath = (feed: FeedDefinition) => `${feed.path}.{format}`;
 
 function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
   const slugParameters = fieldDocs(feed.params).map(({ name, required, schema: { description, ...schema } }) => ({ name, in: 'path', required, description, schema }));

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 /** The JSON-schema hints a field carries in `.meta()` (see the query and report schemas). */
-export interface FieldHint {
+interface FieldHint {
   description?: string;
   type?: string;
   enum?: string[];

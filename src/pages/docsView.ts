@@ -12,13 +12,13 @@ import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
-export interface FieldRuleView {
+interface FieldRuleView {
   name: string;
   required: boolean;
   rule: string;
 }
 
-export interface ParameterView extends FieldRuleView {
+interface ParameterView extends FieldRuleView {
   /** "path" for a segment of the URL (`{slug}`), "query" for a query parameter. */
   location: 'path' | 'query';
   /** What the "Coba" form starts with. */
@@ -27,13 +27,13 @@ export interface ParameterView extends FieldRuleView {
   placeholder: string;
 }
 
-export interface ErrorCodeView {
+interface ErrorCodeView {
   status: number;
   code: ErrorCode;
   kapan: string;
 }
 
-export interface EndpointDocView {
+interface EndpointDocView {
   path: string;
   /** Where the "Coba" form goes without JavaScript: the path, or /docs/try for one with path parameters. */
   formAction: string;

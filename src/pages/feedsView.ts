@@ -8,7 +8,7 @@ import { formatDuration } from './duration.js';
 import { endpointText } from './endpointText.js';
 import { anchorOf, urlWithParameters } from './serviceFacts.js';
 
-export interface FeedLinkView {
+interface FeedLinkView {
   format: FeedFormat;
   /** "Atom 1.0", "RSS 2.0", "JSON Feed 1.1". */
   name: string;

@@ -45,13 +45,13 @@ function messageFor(field: string, rule: string, value: string): string {
   return 'Isian ini tidak valid.';
 }
 
-export interface OptionView {
+interface OptionView {
   value: string;
   label: string;
   selected: boolean;
 }
 
-export interface ChoiceFieldView {
+interface ChoiceFieldView {
   name: ReportField;
   label: string;
   /** The control a link to the field focuses: the first radio of a group, else the field itself. */
@@ -61,7 +61,7 @@ export interface ChoiceFieldView {
   requiredMessage: string;
 }
 
-export interface TextFieldView extends ChoiceFieldView {
+interface TextFieldView extends ChoiceFieldView {
   value: string;
   count: number;
   max: number;

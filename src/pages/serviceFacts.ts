@@ -7,7 +7,7 @@ import { endpointText } from './endpointText.js';
 // What the landing page and the API reference both state, read from the configuration and the
 // endpoint table, so the pages always tell the limits and cache times the server applies.
 
-export interface EndpointSummary {
+interface EndpointSummary {
   path: string;
   /** The anchor of its section on /docs. */
   anchor: string;

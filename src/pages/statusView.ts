@@ -18,7 +18,7 @@ const whole = new Intl.NumberFormat('id-ID');
 
 const at = (iso: string) => `${dateTime.format(new Date(iso))} WIB`;
 
-export const STATE_TEXT: Record<SlotState, { label: string; meaning: string }> = {
+const STATE_TEXT: Record<SlotState, { label: string; meaning: string }> = {
   up: { label: 'Normal', meaning: 'semua pemeriksaan berhasil' },
   partial: { label: 'Sebagian terganggu', meaning: 'sebagian pemeriksaan gagal' },
   down: { label: 'Gangguan', meaning: 'semua pemeriksaan gagal' },
@@ -32,7 +32,7 @@ const UPSTREAM_STATE = {
 } as const;
 
 /** "2 jam 5 menit", "45 detik": a length of time as people say it. */
-export function spokenDuration(seconds: number): string {
+function spokenDuration(seconds: number): string {
   if (seconds < 60) return `${seconds} detik`;
   const days = Math.floor(seconds / 86400);
   const hours = Math.floor((seconds % 86400) / 3600);
@@ -84,7 +84,7 @@ export interface StatusView {
 }
 
 /** The site's paths the service builds page addresses on, and how it knows them. */
-export interface SitePathsView {
+interface SitePathsView {
   origin: string;
   rows: { label: string; path: string; how: string }[];
 }
@@ -94,12 +94,12 @@ function pathRow(label: string, path: PathInUse | null) {
   return { label, path: path.path, how: path.learnedAt === null ? path.how : `dipelajari ${at(path.learnedAt)}: ${path.how}` };
 }
 
-export function sitePathsView(paths: SitePathsStatus): SitePathsView {
+function sitePathsView(paths: SitePathsStatus): SitePathsView {
   return { origin: paths.origin, rows: [pathRow('Halaman seri', paths.series), pathRow('Daftar seri dan filternya', paths.list)] };
 }
 
 /** The crawler's bar: series read of series listed, the pass under way, the last and the next. */
-export interface CatalogView {
+interface CatalogView {
   enabled: boolean;
   read: number;
   /** The bar's maximum: at least 1, so that an empty bar is still a bar. */
@@ -110,7 +110,7 @@ export interface CatalogView {
 
 const PASS_NAMES = { full: 'penuh (semua seri)', update: 'pembaruan (seri yang berubah)' } as const;
 
-export function catalogView(state: CatalogState): CatalogView {
+function catalogView(state: CatalogState): CatalogView {
   const percent = state.listed === 0 ? 0 : Math.floor((state.read / state.listed) * 100);
   return {
     enabled: state.enabled,

@@ -94,3 +94,25 @@ export function isSeriesPage(html: string): boolean {
   const type = SINGULAR_TYPE.exec(html)?.[1];
   return type === 'CreativeWorkSeries' || (type === undefined && SERIES_BOX.test(html));
 }
+
+const CANONICAL_TAG = /<link\b[^>]*\brel\s*=\s*["']?canonical["'\s>][^>]*>/i;
+const LOGO_BLOCK = /\bclass\s*=\s*["']?(?:[^"'>]*\s)?logos(?![\w-])/i;
+/** How far after the logo block's opening its home link is looked for. */
+const LOGO_REACH = 1_000;
+
+/**
+ * The origins the page names as its own: its canonical link's and its home link's (the theme's
+ * logo), where they are absolute. A moved site's pages may still name its old domain there.
+ */
+export function readOwnOrigins(html: string): string[] {
+  const own = new Set<string>();
+  const canonical = CANONICAL_TAG.exec(html)?.[0];
+  const logo = LOGO_BLOCK.exec(html);
+  const home = logo === null ? undefined : html.slice(logo.index, logo.index + LOGO_REACH).match(/<a\s[^>]*>/i)?.[0];
+  for (const href of [canonical && attributeOf(canonical, 'href'), home && attributeOf(home, 'href')]) {
+    if (href === undefined || !/^https?:\/\//i.test(href.trim())) continue;
+    const url = resolveHttpUrl(href, 'http://localhost/');
+    if (url !== null) own.add(url.origin);
+  }
+  return [...own];
+}

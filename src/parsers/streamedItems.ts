@@ -3,7 +3,7 @@ import { Parser } from 'htmlparser2';
 import { classNamesOf } from './walk.js';
 
 /** An element as a role test sees it while the markup streams by: there is no tree to walk. */
-export interface StreamedElement {
+interface StreamedElement {
   name: string;
   attribs: Record<string, string>;
   classes: readonly string[];
@@ -13,7 +13,7 @@ export interface StreamedElement {
 export type StreamedMatcher = (el: StreamedElement) => boolean;
 
 /** The first element of a role inside one item: its attributes and its text (descendants' text included). */
-export interface StreamedPart {
+interface StreamedPart {
   attribs: Record<string, string>;
   text: string;
 }

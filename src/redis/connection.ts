@@ -4,7 +4,7 @@ import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 
 // The one Redis connection of an instance (REDIS_URL), shared by every Redis implementation under
-// src/shared (quotas, answers and their lock, clearance, origin, status history, reports, feed dates).
+// src/stores (quotas, answers and their lock, clearance, origin, site paths, status history, reports, the catalog, first-seen dates).
 // Whoever uses it asks `isUp()` first and falls back to memory when Redis is down; a command
 // never waits for a reconnect, so a down Redis costs a request nothing but the fallback. A Redis
 // that stops answering (frozen, or cut off without a reset) counts as down as one that is gone.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RedisConnection, RedisUse } from './connection.js';
+import { ownedLock, type OwnedLock } from './ownedLock.js';
 
 // One producer across all instances: whoever takes the lock (SET NX PX) produces the result and
 // stores it; the others wait for it in Redis. The lock expires by itself, so a holder that dies
@@ -10,9 +11,6 @@ import type { RedisConnection, RedisUse } from './connection.js';
 const POLL_MS = 25;
 /** How long looks may keep failing (commands timing out on a busy instance) before it produces itself. */
 const FAILING_LOOKS_TOLERATED_MS = 2_000;
-
-// Deletes the lock only if it is still ours: it may have expired and been taken by another.
-const RELEASE_IF_OURS = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end";
 
 export interface SharedOnceOptions<T> {
   redis: RedisConnection;
@@ -62,9 +60,9 @@ export async function sharedOnce<T>(options: SharedOnceOptions<T>): Promise<Shar
 
 async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOutcome<T>> {
   const { redis, use } = options;
-  const token = randomUUID();
+  const lock = ownedLock(redis.client, options.lockKey, randomUUID());
   try {
-    const found = await waitForResultOrLock(options, token);
+    const found = await waitForResultOrLock(options, lock);
     if (found !== undefined) return { value: found, producedHere: false };
   } catch (error) {
     if (error instanceof GaveUp) throw options.onGiveUp();
@@ -83,21 +81,20 @@ async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOu
     await options.write(value).catch((error: unknown) => redis.fellBack(use, error));
     return { value, producedHere: true };
   } finally {
-    redis.client.eval(RELEASE_IF_OURS, 1, options.lockKey, token).catch((error: unknown) => redis.fellBack(use, error));
+    lock.release().catch((error: unknown) => redis.fellBack(use, error));
   }
 }
 
 /** The result when one shows up; undefined once this instance holds the lock. */
-async function waitForResultOrLock<T>(options: SharedOnceOptions<T>, token: string): Promise<T | undefined> {
-  const { client } = options.redis;
+async function waitForResultOrLock<T>(options: SharedOnceOptions<T>, lock: OwnedLock): Promise<T | undefined> {
   // Set while looks fail: since when.
   for (let failingSince: number | undefined; ; ) {
     try {
       const found = await options.read();
       if (found !== undefined) return found;
-      if ((await client.set(options.lockKey, token, 'PX', options.lockMs, 'NX')) === 'OK') return undefined;
-      // A SET NX whose reply timed out may have taken the lock all the same.
-      if (failingSince !== undefined && (await client.get(options.lockKey)) === token) return undefined;
+      if (await lock.take(options.lockMs)) return undefined;
+      // A take whose reply timed out may have taken the lock all the same.
+      if (failingSince !== undefined && (await lock.held())) return undefined;
       failingSince = undefined;
     } catch (error) {
       // A down Redis, or one that keeps failing: the caller produces here. A slow reply: look again.

@@ -20,7 +20,7 @@ export interface ReportService {
   exists(id: string): Promise<boolean>;
 }
 
-/** Reports over the store src/shared/stores.ts picks: this instance's file, or every instance's through Redis. */
+/** Reports over the store src/stores/index.ts picks: this instance's file, or every instance's through Redis. */
 export function createReportService(store: SharedReports): ReportService {
   async function submit(input: ReportInput, sender: ReportSender) {
     // The salt and the report are written to DATA_DIR: a disk that fails them refuses the report, never as a bug.

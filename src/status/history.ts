@@ -7,7 +7,7 @@ import { currentState, incidents, slots, uptime, type Slot, type SlotState, type
 // GET /health/history and the status page read this one shape; the README documents it.
 
 /** Days start at midnight in Western Indonesia Time (UTC+7, no daylight saving): the readers' day. */
-export const WIB_OFFSET_MS = 7 * HOUR_MS;
+const WIB_OFFSET_MS = 7 * HOUR_MS;
 /** The last probe is "current" for this many intervals; after that the state is unknown. */
 const STALE_AFTER_INTERVALS = 2.5;
 const RECENT_INCIDENTS = 10;

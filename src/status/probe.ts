@@ -34,7 +34,8 @@ export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: Pro
   const took = () => Math.round(performance.now() - started);
   try {
     // Newer than now: with REDIS_URL, an answer another instance stored earlier proves nothing.
-    const { staleReason, upstream: fetched } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at);
+    // Background work: its failures never move the breaker users' requests go through.
+    const { staleReason, upstream: fetched } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at, 'background');
     if (staleReason === SERVICE_BUSY) return null;
     // The last good answer standing in for a failed fetch: the upstream is down all the same.
     if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };

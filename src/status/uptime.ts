@@ -53,7 +53,7 @@ function within(probes: readonly ProbeRecord[], from: number, to: number): reado
   return probes.slice(firstAtOrAfter(probes, from), firstAtOrAfter(probes, to));
 }
 
-export function slotState(probes: number, failed: number): SlotState {
+function slotState(probes: number, failed: number): SlotState {
   if (probes === 0) return 'unknown';
   if (failed === 0) return 'up';
   return failed === probes ? 'down' : 'partial';

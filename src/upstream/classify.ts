@@ -81,7 +81,7 @@ const DOCUMENT_END = /<\/html\s*>(?:\s|<!--[^]*?-->)*$/i;
 const END_WINDOW_CHARS = 4096;
 
 /** Whether a page reaches its end (the theme's footer, or `</html>` at the end). Linear in the page's length. */
-export function pageIsWhole(html: string): boolean {
+function pageIsWhole(html: string): boolean {
   return DOCUMENT_END.test(html.slice(-END_WINDOW_CHARS)) || FOOTER_TAG.test(html);
 }
 

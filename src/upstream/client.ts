@@ -27,6 +27,7 @@ import { CONNECTION_TURNS, createConnectionTurns, type ConnectionTurnsOptions, t
 import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
 import type { OriginStore, SharedOrigin } from './originStore.js';
 import { createOriginPool } from './origins.js';
+import { linksOnServingOrigin } from './siteLinks.js';
 
 export type { FetchPriority } from './connectionTurns.js';
 
@@ -44,8 +45,9 @@ export interface UpstreamClient {
   readonly origin: string;
   /**
    * Fetches one page (path plus query, e.g. "/ongoing/page/2/") within the page deadline, which
-   * starts when a connection is free. Throws ServiceBusyError when none comes free in time; a
-   * background fetch waits while any user's fetch waits.
+   * starts when a connection is free. Throws ServiceBusyError when none comes free in time. A
+   * background fetch waits while any user's fetch waits, is tried once, and its failure does not
+   * count in the breaker users' fetches go through (breaker.ts).
    */
   fetchPage(path: string, options?: { priority?: FetchPriority }): Promise<UpstreamPage>;
 }
@@ -123,6 +125,8 @@ function isRetryable(error: unknown): boolean {
 
 /** One page fetch: its deadline, and a note of whether it waits for a solve, so the deadline can say what it interrupted. */
 interface PageFetch {
+  /** Whose fetch it is: a background one is not counted by the breaker, and not retried (its caller tries again later). */
+  priority: FetchPriority;
   signal: AbortSignal;
   deadlineAt: number;
   track: (solving: boolean) => void;
@@ -184,14 +188,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
     // The wait for a turn is ours: its refusal (ServiceBusyError) reaches neither the breaker nor the monitor.
     const release = await turns.take(priority);
     try {
-      return await fetchInTurn(path);
+      return await fetchInTurn(path, priority);
     } finally {
       release();
     }
   }
 
   /** One page fetch holding its turn: the page deadline starts here, when the request can be sent. */
-  async function fetchInTurn(path: string): Promise<UpstreamPage> {
+  async function fetchInTurn(path: string, priority: FetchPriority): Promise<UpstreamPage> {
     const startUrl = new URL(path, pool.current()).href;
     const deadlineAt = Date.now() + options.timeoutMs;
     let solving = false;
@@ -199,7 +203,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       solving = now;
     };
     try {
-      const page = await deadline.execute(({ signal }) => fetchWithFailover(path, { signal, deadlineAt, track }));
+      const page = await deadline.execute(({ signal }) => fetchWithFailover(path, { priority, signal, deadlineAt, track }));
       monitor.succeeded(page.url);
       return page;
     } catch (error) {
@@ -279,7 +283,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       // Background work: it waits for users' fetches, and when it gets no turn it waits for the next interval.
       const release = await turns.take('background').catch(() => null);
       if (release === null) return;
-      const state: PageFetch = { signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
+      const state: PageFetch = { priority: 'background', signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
       try {
         for (const origin of due) {
           if ((await refusalOf(origin, state)) === null) {
@@ -295,6 +299,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
 
   function fetchFromOrigin(origin: string, path: string, state: PageFetch): Promise<UpstreamPage> {
     const url = new URL(path, origin).href;
+    if (state.priority === 'background') return breakers.run(origin, url, () => fetchOnce(origin, url, 1, state), 'background');
     return breakers.run(origin, url, () => retries.execute(({ attempt }) => fetchOnce(origin, url, attempt + 1, state), state.signal));
   }
 
@@ -323,7 +328,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       switch (verdict.kind) {
         case 'ok': {
           const answer = outcome as UpstreamAnswer;
-          return { url: answer.url, status: answer.status, html: servedBy(answer.body, origin), attempts };
+          // Our URLs name the origin that served the page, whichever of the site's origins the page links.
+          const html = linksOnServingOrigin(answer.body, origin, pool.list().map((entry) => entry.origin));
+          return { url: answer.url, status: answer.status, html, attempts };
         }
         case 'redirect':
           if (++redirects > MAX_REDIRECTS) throw new UpstreamBadResponseError(`More than ${MAX_REDIRECTS} redirects`, startUrl, null);
@@ -387,15 +394,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       if (error instanceof UpstreamBlockedError) throw error;
       throw new UpstreamBlockedError('The browser page for the upstream could not be opened', clearance.origin, 60, 'refused', { cause: error });
     }
-  }
-
-  /** Links to the other known origins are rewritten, so our URLs name the origin that served the page. */
-  function servedBy(html: string, origin: string): string {
-    let result = html;
-    for (const other of pool.list()) {
-      if (other.origin !== origin) result = result.replaceAll(other.origin, origin);
-    }
-    return result;
   }
 
   return {

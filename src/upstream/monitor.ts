@@ -6,7 +6,7 @@ import type { Verdict } from './classify.js';
 
 export type BreakerState = keyof typeof BREAKER_STATE_VALUE;
 
-export interface UpstreamEvent {
+interface UpstreamEvent {
   at: string;
   url: string;
 }

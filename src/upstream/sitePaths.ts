@@ -24,7 +24,7 @@ export type SitePathKind = keyof typeof KIND_PATH;
 const KIND_PATH = { series: 'seriesPath', list: 'listPath' } as const satisfies Record<string, keyof UpstreamSite>;
 
 /** Where installs of the theme put series pages, in the order a series is looked up while its path is unknown. */
-export const SERIES_PATH_CANDIDATES = ['/seri/', '/anime/', '/'] as const;
+const SERIES_PATH_CANDIDATES = ['/seri/', '/anime/', '/'] as const;
 /** The theme's own list path, for a site without a quick-filter form whose series sit at its root. */
 const THEME_LIST_PATH = '/anime/';
 
@@ -117,7 +117,10 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
   const known = (state: OriginState, kind: SitePathKind): string | null => options.overrides[kind] ?? state.paths[kind]?.path ?? null;
 
   function siteOf(state: OriginState): UpstreamSite {
-    return { seriesPath: known(state, 'series') ?? SERIES_PATH_CANDIDATES[0], listPath: known(state, 'list') ?? listPathWithoutForm(state) };
+    return {
+      seriesPath: known(state, 'series') ?? SERIES_PATH_CANDIDATES[0],
+      listPath: known(state, 'list') ?? listPathWithoutForm(state),
+    };
   }
 
   /** The list path of a site without a quick-filter form: its series path, unless series sit at its root. */
@@ -170,7 +173,8 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
     return once(state, 'list', async () => {
       const page = await upstream.fetchPage('/', { priority });
       learnFrom(state, page);
-      if (known(state, 'list') === null) learn(state, 'list', listPathWithoutForm(state), `no quick-filter form on ${page.url}; the theme's default`);
+      if (known(state, 'list') === null)
+        learn(state, 'list', listPathWithoutForm(state), `no quick-filter form on ${page.url}; the theme's default`);
       return null;
     });
   }
@@ -179,7 +183,13 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
    * A series at each of `candidates` in turn, until one answers with its page: it is the answer,
    * and its path is learned. Throws the first 404 when none does.
    */
-  async function probeSeries(state: OriginState, pathOf: (site: UpstreamSite) => string, candidates: readonly string[], why: string, priority: FetchPriority) {
+  async function probeSeries(
+    state: OriginState,
+    pathOf: (site: UpstreamSite) => string,
+    candidates: readonly string[],
+    why: string,
+    priority: FetchPriority,
+  ) {
     let notFound: UpstreamNotFoundError | undefined;
     for (const candidate of candidates) {
       const path = pathOf({ ...siteOf(state), seriesPath: candidate });
@@ -197,7 +207,13 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
         notFound ??= error;
       }
     }
-    throw notFound ?? new UpstreamNotFoundError(`No series page at ${candidates.map((candidate) => pathOf({ ...siteOf(state), seriesPath: candidate })).join(', ')}`, upstream.origin);
+    throw (
+      notFound ??
+      new UpstreamNotFoundError(
+        `No series page at ${candidates.map((candidate) => pathOf({ ...siteOf(state), seriesPath: candidate })).join(', ')}`,
+        upstream.origin,
+      )
+    );
   }
 
   /** A series asked for while its path is unknown: looked up under each candidate, once per origin at a time. */
@@ -221,11 +237,17 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
       throw error;
     }
     // Someone else's lookup ran: the path is known now, or this series is looked up in its turn.
-    if (answer === null) return known(state, 'series') === null ? lookupSeries(state, pathOf, priority) : fetchKnown(state, 'series', pathOf, priority);
+    if (answer === null)
+      return known(state, 'series') === null ? lookupSeries(state, pathOf, priority) : fetchKnown(state, 'series', pathOf, priority);
     return answer;
   }
 
-  async function fetchKnown(state: OriginState, needs: SitePathKind | null, pathOf: (site: UpstreamSite) => string, priority: FetchPriority) {
+  async function fetchKnown(
+    state: OriginState,
+    needs: SitePathKind | null,
+    pathOf: (site: UpstreamSite) => string,
+    priority: FetchPriority,
+  ) {
     const site = siteOf(state);
     try {
       const page = await upstream.fetchPage(pathOf(site), { priority });
@@ -233,7 +255,13 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
       return page;
     } catch (error) {
       // Only a learned path can have moved; a variable's is the operator's to change.
-      if (!(error instanceof UpstreamNotFoundError) || needs === null || options.overrides[needs] !== undefined || state.paths[needs] === null) throw error;
+      if (
+        !(error instanceof UpstreamNotFoundError) ||
+        needs === null ||
+        options.overrides[needs] !== undefined ||
+        state.paths[needs] === null
+      )
+        throw error;
       const moved = await movedPath(state, needs, pathOf, site, error, priority);
       if (moved === null) throw error;
       return moved;
@@ -246,7 +274,14 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
    * path still serves pages (this series does not exist) or not (the site moved its series, looked
    * up again); for the list, the home page's form is read again. Null when nothing moved.
    */
-  async function movedPath(state: OriginState, kind: SitePathKind, pathOf: (site: UpstreamSite) => string, site: UpstreamSite, notFound: UpstreamNotFoundError, priority: FetchPriority) {
+  async function movedPath(
+    state: OriginState,
+    kind: SitePathKind,
+    pathOf: (site: UpstreamSite) => string,
+    site: UpstreamSite,
+    notFound: UpstreamNotFoundError,
+    priority: FetchPriority,
+  ) {
     if (now() - state.lastRecheck[kind] < recheckMs || state.lookups[kind] !== undefined) return null;
     state.lastRecheck[kind] = now();
     const before = site[KIND_PATH[kind]];
@@ -281,7 +316,11 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
     });
   }
 
-  async function fetchPage(needs: SitePathKind | null, pathOf: (site: UpstreamSite) => string, priority: FetchPriority): Promise<UpstreamPage> {
+  async function fetchPage(
+    needs: SitePathKind | null,
+    pathOf: (site: UpstreamSite) => string,
+    priority: FetchPriority,
+  ): Promise<UpstreamPage> {
     const state = stateOf(upstream.origin);
     if (needs !== null && known(state, needs) === null && state.lookups[needs] === undefined) await recall(state);
     if (needs === 'series' && known(state, 'series') === null) return lookupSeries(state, pathOf, priority);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** One path of the site as this service learned it: what, how, when. */
-export const LearnedPath = z.object({
+const LearnedPath = z.object({
   /** "/seri/", "/anime/", or "/" for series pages at the site's root. */
   path: z.string(),
   /** How it was learned, in words: which page said so. */
@@ -13,7 +13,6 @@ export const LearnedPath = z.object({
    */
   witness: z.string().nullable(),
 });
-export type LearnedPath = z.infer<typeof LearnedPath>;
 
 /** What one origin of the site taught: its series path and its list path, each null until learned. */
 export const OriginPaths = z.object({

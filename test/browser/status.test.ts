@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProbeRecord, StatusRecord, TrafficRecord } from '../../src/status/records.js';
+import { SERIES } from '../simulator/dataset.js';
 import { expectNoHorizontalScroll, openPage, screenshot, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
 
 const MINUTE = 60_000;
@@ -44,6 +45,8 @@ beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'status-browser-'));
   writeFileSync(join(dataDir, 'status-history.jsonl'), history(Date.now()).map((record) => `${JSON.stringify(record)}\n`).join(''));
   env = await startBrowserStack({ DATA_DIR: dataDir });
+  // A series asked for teaches the site's paths, which the page shows with the long address they came from.
+  expect((await fetch(`${env.baseUrl}/catalog/series/${SERIES[0]!.slug}`)).status).toBe(200);
 });
 afterAll(() => env.close());
 
@@ -70,6 +73,9 @@ describe('the status page', () => {
         expect(await page.locator('.bars').nth(1).locator('.bar').count()).toBe(90);
         expect(await page.locator('.bars').nth(1).locator('rect.bar--unknown').count()).toBe(1);
         expect(await page.locator('table.table-stack').nth(1).locator('tbody tr').count()).toBe(2);
+        expect(await page.locator('section[aria-labelledby="alamat"] dd').first().textContent()).toMatch(
+          new RegExp(`^/seri/, dipelajari .+ WIB: http://127\\.0\\.0\\.1:\\d+/seri/${SERIES[0]!.slug}/ is a series page$`),
+        );
         await expectNoHorizontalScroll(page);
         await screenshot(page, 'status');
       }

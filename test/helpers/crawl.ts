@@ -10,7 +10,7 @@ import type { TestStack } from './testApp.js';
 
 export const crawlEnv = (intervalMs = 0): Record<string, string> => ({ CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: String(intervalMs) });
 
-export function contextOf(simulator: Simulator): PageContext {
+function contextOf(simulator: Simulator): PageContext {
   const { origin } = simulator;
   return { origin, host: new URL(origin).host, variant: VARIANTS[simulator.variant] };
 }

@@ -14,7 +14,12 @@ export interface ThemeSite {
   relativeLinks: boolean;
 }
 
-export const CAFE: ThemeSite = { origin: 'https://anichin.cafe', seriesPath: '/seri/', filterAction: 'https://anichin.cafe/seri', relativeLinks: false };
+export const CAFE: ThemeSite = {
+  origin: 'https://anichin.cafe',
+  seriesPath: '/seri/',
+  filterAction: 'https://anichin.cafe/seri',
+  relativeLinks: false,
+};
 export const MOE: ThemeSite = { origin: 'https://anichin.moe', seriesPath: '/', filterAction: '/anime', relativeLinks: true };
 export const SISTER: ThemeSite = { origin: 'https://donghuastream.org', seriesPath: '/anime/', filterAction: null, relativeLinks: false };
 
@@ -35,7 +40,10 @@ function quickFilter(site: ThemeSite): string {
 
 function popularSeries(site: ThemeSite): string {
   const items = ['renegade-immortal', 'soul-land-2'].map(
-    (slug, index) => `<li><div class="ctr">${index + 1}</div><div class="imgseries"><a class="series" href="${seriesHref(site, slug)}" rel="${1001 + index}"><img src="data:image/svg+xml;base64,PHN2Zy8+" data-src="https://i0.wp.com/anichin.cafe/wp-content/uploads/${slug}.jpg?resize=65,85" class="ts-post-image" width="65" height="85"></a></div>
+    (
+      slug,
+      index,
+    ) => `<li><div class="ctr">${index + 1}</div><div class="imgseries"><a class="series" href="${seriesHref(site, slug)}" rel="${1001 + index}"><img src="data:image/svg+xml;base64,PHN2Zy8+" data-src="https://i0.wp.com/anichin.cafe/wp-content/uploads/${slug}.jpg?resize=65,85" class="ts-post-image" width="65" height="85"></a></div>
 <div class="leftseries"><h4><a class="series" href="${seriesHref(site, slug)}" rel="${1001 + index}">${slug}</a></h4><span><b>Genres</b>: <a href="${link(site, '/genres/action/')}" rel="tag">Action</a></span></div></li>`,
   );
   return `<div class="section"><div class="releases"><h3>Popular Series</h3></div><div class="serieslist pop wpop wpop-weekly"><ul>${items.join('\n')}</ul></div></div>`;

@@ -9,7 +9,7 @@ import { createMemoryOrigin } from '../../src/stores/origin/memory.js';
 import { createChromiumSolver } from '../../src/upstream/challenge/chromium.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** A fresh temporary DATA_DIR. */
 export function tempDataDir(): string {

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { AZ_LETTERS, FILTER_STATUSES, FILTER_TYPES } from '../../src/contract/browse.js';
 import { successEnvelope } from '../../src/contract/schemas.js';
-import { matchEndpoint } from '../../src/http/catalogRequest.js';
+import { resolveCatalogRequest } from '../../src/http/catalogRequest.js';
 import { seriesList } from '../simulator/catalog.js';
 import * as listings from '../simulator/listings.js';
 import type { PageContext } from '../simulator/pages/context.js';
@@ -222,10 +222,13 @@ describe('listing endpoints: errors and routing', () => {
   });
 
   it('routes /catalog/genres and /catalog/genres/{slug}, /catalog/series and /catalog/series/{slug} apart, on the hit path too', async () => {
-    expect(matchEndpoint('/catalog/genres')?.endpoint.path).toBe('/catalog/genres');
-    expect(matchEndpoint('/catalog/genres/action')).toEqual({ endpoint: expect.objectContaining({ path: '/catalog/genres/{slug}' }), params: { slug: 'action' } });
-    expect(matchEndpoint('/catalog/series')?.endpoint.path).toBe('/catalog/series');
-    expect(matchEndpoint('/catalog/series/some-series')?.endpoint.path).toBe('/catalog/series/{slug}');
+    expect(resolveCatalogRequest('GET', '/catalog/genres', '')?.endpoint?.path).toBe('/catalog/genres');
+    expect(resolveCatalogRequest('GET', '/catalog/genres/action', '')).toEqual({
+      endpoint: expect.objectContaining({ path: '/catalog/genres/{slug}' }),
+      input: { slug: 'action', page: 1 },
+    });
+    expect(resolveCatalogRequest('GET', '/catalog/series', '')?.endpoint?.path).toBe('/catalog/series');
+    expect(resolveCatalogRequest('GET', '/catalog/series/some-series', '')?.endpoint?.path).toBe('/catalog/series/{slug}');
     for (const path of ['/catalog/genres', '/catalog/genres/action', '/catalog/series?order=title']) {
       const miss = await request(stack.app).get(path);
       const hit = await request(stack.app).get(path);

@@ -183,3 +183,48 @@ describe('politeness', () => {
     }
   });
 });
+
+describe('one broken series page', () => {
+  it("costs users nothing: their misses all answer 200, the breaker stays closed, the pass finishes, and a new episode elsewhere reaches the export", async () => {
+    const stack = await stackOf({
+      env: { ...crawlEnv(0), CRAWL_UPDATE_S: '1', UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' },
+      simulator: { catalogSize: 100 },
+    });
+    const series = stack.simulator.catalog.series;
+    const broken = series[3]!.slug;
+    const brokenPage = `/seri/${broken}/`;
+    stack.simulator.setFaults([{ kind: 'status', status: 500, pathPrefix: brokenPage }]);
+    const breakerState = async () => (await request(stack.app).get('/health/upstream').expect(200)).body.breaker.state;
+
+    // Users' misses while the crawler meets the broken page again and again (series it has not read yet).
+    const userSlugs = series.slice(-20).map((item) => item.slug);
+    for (const slug of userSlugs) {
+      const answer = await request(stack.app).get(`/catalog/series/${slug}`);
+      expect(answer.status, slug).toBe(200);
+      expect(await breakerState()).toBe('closed');
+    }
+    const passEnded = await until(stack, (state) => state.pass === null && state.lastFullPassEndedAt !== null, 20_000);
+    expect(passEnded.held).toBe(series.length - 1);
+    expect(stack.simulator.hitCount(brokenPage)).toBeGreaterThanOrEqual(1);
+    expect(await breakerState()).toBe('closed');
+
+    // Update passes go on, each trying the broken page once more, and find a new episode elsewhere.
+    const elsewhere = series.find((item) => item.type !== 'Movie' && item.slug !== broken)!.slug;
+    const before = (await exportOf(stack)).series.find((entry: { slug: string }) => entry.slug === elsewhere).listedEpisodes;
+    stack.simulator.publishEpisode(elsewhere);
+    const started = Date.now();
+    let entry = (await exportOf(stack)).series.find((item: { slug: string }) => item.slug === elsewhere);
+    while (entry.listedEpisodes === before) {
+      if (Date.now() - started > 20_000) throw new Error('the new episode never reached the export');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      entry = (await exportOf(stack)).series.find((item: { slug: string }) => item.slug === elsewhere);
+    }
+    expect(entry.listedEpisodes).toBe(before + 1);
+    expect(await breakerState()).toBe('closed');
+
+    // Mended, the broken page is read on a later pass.
+    stack.simulator.clearFaults();
+    await until(stack, (state) => state.held === series.length, 30_000);
+    expect(withoutTimes((await exportOf(stack)).series)).toEqual(expectedEntries(stack.simulator));
+  });
+});

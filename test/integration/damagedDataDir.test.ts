@@ -1,6 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -17,7 +28,13 @@ import { startSimulator, type Simulator } from '../simulator/server.js';
 // starts (or stops with one line naming DATA_DIR), answers, and repairs what was damaged.
 
 const PAGE_BYTES = 4096;
-const REPORT = { category: 'bug', endpoint: '/catalog/home', title: 'Slider kosong', description: 'Slider di /catalog/home kosong sejak pagi.', severity: 'high' };
+const REPORT = {
+  category: 'bug',
+  endpoint: '/catalog/home',
+  title: 'Slider kosong',
+  description: 'Slider di /catalog/home kosong sejak pagi.',
+  severity: 'high',
+};
 const SERIES_PATH = `/catalog/series/${SERIES[0]!.slug}`;
 
 let site: Simulator;
@@ -95,13 +112,25 @@ describe('a DATA_DIR with damaged files', () => {
     const dataDir = newDataDir();
     const path = join(dataDir, 'answers.sqlite');
     // Answers written and half of them dropped (so the file has free pages to hand back at start), then every third page overwritten.
-    const file = openAnswerFile({ path, maxBytes: 1e9, keepUntil: () => Date.now() + 3_600_000, now: Date.now, logger: createLogger('silent') });
+    const file = openAnswerFile({
+      path,
+      maxBytes: 1e9,
+      keepUntil: () => Date.now() + 3_600_000,
+      now: Date.now,
+      logger: createLogger('silent'),
+    });
     for (let index = 0; index < 300; index++)
-      file.write(`key-${index}`, { body: Buffer.from(JSON.stringify({ data: 'x'.repeat(3000 + index), meta: {} })), etag: `W/"${index}"`, fetchedAt: Date.now(), ttlSeconds: 600 });
+      file.write(`key-${index}`, {
+        body: Buffer.from(JSON.stringify({ data: 'x'.repeat(3000 + index), meta: {} })),
+        etag: `W/"${index}"`,
+        fetchedAt: Date.now(),
+        ttlSeconds: 600,
+      });
     for (let index = 0; index < 300; index += 2) file.delete(`key-${index}`);
     file.close();
     const fd = openSync(path, 'r+');
-    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 3) writeSync(fd, randomBytes(PAGE_BYTES), 0, PAGE_BYTES, page * PAGE_BYTES);
+    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 3)
+      writeSync(fd, randomBytes(PAGE_BYTES), 0, PAGE_BYTES, page * PAGE_BYTES);
     closeSync(fd);
 
     const service = await start(dataDir);
@@ -111,7 +140,10 @@ describe('a DATA_DIR with damaged files', () => {
     const db = new Database(path, { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     // The new file holds what this run kept (the series, and the home page if the status probe has run), none of the damaged file's keys.
-    const keys = db.prepare<[], { key: string }>('SELECT key FROM answers').all().map((row) => row.key.replace(/#.*/, ''));
+    const keys = db
+      .prepare<[], { key: string }>('SELECT key FROM answers')
+      .all()
+      .map((row) => row.key.replace(/#.*/, ''));
     expect(keys.filter((key) => key !== '/catalog/home?page=1')).toEqual([`/catalog/series/{slug}?slug=${SERIES[0]!.slug}`]);
     db.close();
   }, 60_000);
@@ -120,7 +152,9 @@ describe('a DATA_DIR with damaged files', () => {
     const dataDir = newDataDir();
     writeFileSync(join(dataDir, 'catalog.sqlite'), randomBytes(64 * 1024));
     const service = await start(dataDir, crawlEnv());
-    expect(movedAside(service)).toEqual([{ file: join(dataDir, 'catalog.sqlite'), movedTo: join(dataDir, asideFiles(dataDir, 'catalog.sqlite')[0]!) }]);
+    expect(movedAside(service)).toEqual([
+      { file: join(dataDir, 'catalog.sqlite'), movedTo: join(dataDir, asideFiles(dataDir, 'catalog.sqlite')[0]!) },
+    ]);
     const exported = await untilComplete(service);
     expect(exported.series).toHaveLength(SERIES.length);
   }, 90_000);
@@ -142,11 +176,19 @@ describe('a DATA_DIR with damaged files', () => {
     const exported = await untilComplete(service);
     expect(exported.series.map((entry) => entry.slug)).toContain(broken);
     expect(exported.series).toHaveLength(SERIES.length);
-    expect(service.logs().filter((line) => line.msg === 'unreadable catalog entry skipped; the crawler reads it again').map((line) => line.slug)).toEqual([broken]);
+    expect(
+      service
+        .logs()
+        .filter((line) => line.msg === 'unreadable catalog entry skipped; the crawler reads it again')
+        .map((line) => line.slug),
+    ).toEqual([broken]);
     // Only the broken series was read again, not the whole catalog.
-    expect(site.hits.slice(readsBefore).filter((hit) => hit.path.startsWith('/seri/') && !hit.path.startsWith('/seri/?')).map((hit) => hit.path)).toEqual([
-      `/seri/${broken}/`,
-    ]);
+    expect(
+      site.hits
+        .slice(readsBefore)
+        .filter((hit) => hit.path.startsWith('/seri/') && !hit.path.startsWith('/seri/?'))
+        .map((hit) => hit.path),
+    ).toEqual([`/seri/${broken}/`]);
   }, 120_000);
 
   it('replaces an empty ip-hash.salt and takes reports', async () => {
@@ -159,17 +201,29 @@ describe('a DATA_DIR with damaged files', () => {
     expect(asideFiles(dataDir, 'ip-hash.salt')).toHaveLength(1);
   }, 60_000);
 
-  it('on a full disk answers feeds, refuses reports with 503 REPORT_NOT_STORED, and takes them again once there is room', async (context) => {
+  it('on a full disk answers feeds, refuses reports with 503 REPORT_NOT_STORED, starts again, and takes reports once there is room', async (context) => {
     const mounted = mountTmpfs('2m');
     if ('refused' in mounted) skipFor(context, mounted.refused);
-    const service = await start(mounted.dir);
-    expect((await fetch(`${service.origin}${SERIES_PATH}`)).status).toBe(200);
+    const first = await start(mounted.dir);
+    expect((await fetch(`${first.origin}${SERIES_PATH}`)).status).toBe(200);
     fillDisk(mounted.dir);
 
-    for (const feed of ['/feeds/latest.json', '/feeds/movies.json', '/feeds/latest.rss', '/feeds/movies.atom']) expect((await fetch(`${service.origin}${feed}`)).status, feed).toBe(200);
-    const refused = await postReport(service);
+    const feeds = ['/feeds/latest.json', '/feeds/movies.json', '/feeds/latest.rss', '/feeds/movies.atom'];
+    for (const feed of feeds) expect((await fetch(`${first.origin}${feed}`)).status, feed).toBe(200);
+    const refused = await postReport(first);
     expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('60');
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('REPORT_NOT_STORED');
+    await stop(first);
+
+    // A restart on the full disk: the answers file cannot even size its WAL's shared memory, and lives in memory.
+    const service = await start(mounted.dir);
+    const refusedFiles = service
+      .logs()
+      .filter((line) => line.msg === 'the disk refuses this file (full or failing); its store lives in memory until a restart');
+    expect(refusedFiles.map((line) => line.file)).toContain(join(mounted.dir, 'answers.sqlite'));
+    expect((await fetch(`${service.origin}/catalog/series/${SERIES[1]!.slug}`)).status).toBe(200);
+    for (const feed of feeds) expect((await fetch(`${service.origin}${feed}`)).status, feed).toBe(200);
 
     rmSync(join(mounted.dir, 'filler'));
     const taken = await postReport(service);

@@ -97,7 +97,8 @@ describe('last good answers when the whole site fails', () => {
 
     // Past every TTL and the stale-while-revalidate window, within STALE_IF_ERROR_S (7 days).
     clock.offsetMs = 2 * DAY_MS;
-    for (const mode of SITE_DOWN_MODES) {
+    // A bare 404 has its own test below (then a 503, and a restart).
+    for (const mode of SITE_DOWN_MODES.filter((down) => down !== 'bare-404')) {
       const restarted = await instance(dataDir, clock);
       site.setSiteDown(mode);
       const answers = await Promise.all(CATALOG_PATHS.map((path) => get(restarted, path)));
@@ -128,6 +129,30 @@ describe('last good answers when the whole site fails', () => {
       expect(REASONS[mode], `${mode}: ${neverFetched.body.error?.code}`).toContain(neverFetched.body.error.code);
       await stop(restarted);
     }
+  });
+
+  it('takes a bare 404 for every path as a fault, not as pages gone: every kept answer is served stale, then through a 503 and a restart, none deleted', async () => {
+    const dataDir = newDataDir();
+    const clock = manualClock();
+    const first = await instance(dataDir, clock);
+    const fetched = new Map<string, request.Response>();
+    for (const path of CATALOG_PATHS) fetched.set(path, await get(first, path));
+    // Past every TTL and the stale-while-revalidate window, within STALE_IF_ERROR_S (7 days).
+    clock.offsetMs = 2 * DAY_MS;
+    const expectAllStale = async (stack: TestStack, mode: SiteDownMode) => {
+      site.setSiteDown(mode);
+      for (const path of CATALOG_PATHS) {
+        const answer = await get(stack, path);
+        expect(answer.status, `${mode} ${path}`).toBe(200);
+        expect(answer.headers['x-cache'], `${mode} ${path}`).toBe('STALE');
+        expect(answer.body.data, `${mode} ${path}`).toEqual(fetched.get(path)!.body.data);
+        expect(REASONS[mode], `${mode} ${path}: ${answer.body.meta.stale.reason}`).toContain(answer.body.meta.stale.reason);
+      }
+    };
+    await expectAllStale(first, 'bare-404');
+    await expectAllStale(first, 'unavailable');
+    await stop(first);
+    await expectAllStale(await instance(dataDir, clock), 'unavailable');
   });
 
   it('serves kept answers after a restart as hits within their TTL, without asking the upstream', async () => {

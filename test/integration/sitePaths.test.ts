@@ -84,7 +84,9 @@ describe.each<[VariantName, string[]]>([
     expect(status).toContain(
       `<dt>Halaman seri</dt><dd><code>${seriesBase}</code>, dipelajari 29 Nov 2026, 08.00 WIB: ${origin}${seriesBase}${FIRST}/ is a series page</dd>`,
     );
-    expect(status).toContain(`<dt>Daftar seri dan filternya</dt><dd><code>${listPath}</code>, dipelajari 29 Nov 2026, 08.00 WIB: ${paths.list.how}</dd>`);
+    expect(status).toContain(
+      `<dt>Daftar seri dan filternya</dt><dd><code>${listPath}</code>, dipelajari 29 Nov 2026, 08.00 WIB: ${paths.list.how}</dd>`,
+    );
   });
 });
 

@@ -9,16 +9,16 @@ import { termsOf } from './taxonomies.js';
  */
 
 export const SLIDER_SIZE = 14;
-export const POPULAR_TODAY_SIZE = 5;
-export const HOME_LATEST_PER_PAGE = 20;
-export const RECOMMENDATION_TAB_COUNT = 5;
-export const RECOMMENDATION_TAB_SIZE = 10;
-export const SEARCH_PER_PAGE = 10;
+const POPULAR_TODAY_SIZE = 5;
+const HOME_LATEST_PER_PAGE = 20;
+const RECOMMENDATION_TAB_COUNT = 5;
+const RECOMMENDATION_TAB_SIZE = 10;
+const SEARCH_PER_PAGE = 10;
 /** `/ongoing/` and the series list `/seri/?…` both show 20 cards a page. */
 export const LIST_PER_PAGE = 20;
-export const RANKING_SIZE = 5;
-export const NEW_MOVIE_SIZE = 5;
-export const ONGOING_WIDGET_SIZE = 30;
+const RANKING_SIZE = 5;
+const NEW_MOVIE_SIZE = 5;
+const ONGOING_WIDGET_SIZE = 30;
 
 export interface Page<T> {
   readonly items: readonly T[];

@@ -10,7 +10,7 @@ import { createRandom } from './random.js';
  */
 
 /** Fields of a series that an edit may change; the post id and slug stay, as WordPress keeps them. */
-export type SeriesChanges = Partial<Omit<Series, 'id' | 'slug'>>;
+type SeriesChanges = Partial<Omit<Series, 'id' | 'slug'>>;
 
 export interface CatalogControls {
   /** Posts a new series, generated from the seed unless `fields` say otherwise (the slug follows the title); it tops the update order. */

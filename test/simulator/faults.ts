@@ -4,7 +4,7 @@ import type { PathologicalShape } from './pages/pathological.js';
  * Failures the simulator can inject. Each fault may be limited to requests whose path+query starts
  * with `pathPrefix`, and to the next `times` matching requests.
  */
-export interface FaultScope {
+interface FaultScope {
   readonly pathPrefix?: string;
   readonly times?: number;
 }
@@ -50,8 +50,7 @@ export type Fault = FaultScope &
  */
 export type SiteDownMode = 'unavailable' | 'challenge' | 'timeout' | 'layout-change' | 'bare-404';
 
-// A bare 404 first: the modes after it find every kept answer still there.
-export const SITE_DOWN_MODES: readonly SiteDownMode[] = ['bare-404', 'unavailable', 'challenge', 'timeout', 'layout-change'];
+export const SITE_DOWN_MODES: readonly SiteDownMode[] = ['unavailable', 'challenge', 'timeout', 'layout-change', 'bare-404'];
 
 /** The fault every request meets while the site is down in `mode`. */
 export const SITE_DOWN_FAULTS: Record<SiteDownMode, Fault> = {

@@ -8,7 +8,7 @@ import { createRandom, type Random } from './random.js';
  * Indonesian title, and they all mean the same thing. Seeded: the same size gives the same catalog.
  */
 
-export interface Word {
+interface Word {
   readonly hanzi: string;
   /** With tone marks; the plain form is derived. */
   readonly pinyin: string;
@@ -17,7 +17,7 @@ export interface Word {
 }
 
 /** The words names are made of; tests read the pinyin and characters of a name here. */
-export const NAME_WORDS: readonly Word[] = [
+const NAME_WORDS: readonly Word[] = [
   { hanzi: '仙', pinyin: 'Xiān', english: 'Immortal', indonesian: 'Abadi' },
   { hanzi: '神', pinyin: 'Shén', english: 'Divine', indonesian: 'Dewa' },
   { hanzi: '武', pinyin: 'Wǔ', english: 'Martial', indonesian: 'Bela Diri' },

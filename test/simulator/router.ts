@@ -6,7 +6,7 @@ import type { Variant } from './variant.js';
  * easy to test.
  */
 
-export type ListPath = '/seri/' | '/anime/';
+type ListPath = '/seri/' | '/anime/';
 
 /** What of a profile decides its routes. */
 export type RoutePaths = Pick<Variant, 'seriesBase' | 'listPath' | 'serverOptions'>;

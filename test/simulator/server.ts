@@ -20,12 +20,9 @@ import { createWall, type Wall, type WallOptions, type WallStats } from './wall.
  * Cloudflare, with switchable faults. Used by tests, benchmarks and `npm run demo`.
  */
 
-export type { CatalogControls, SeriesChanges } from './catalogControls.js';
-export type { Fault, SiteDownMode } from './faults.js';
+export type { SiteDownMode } from './faults.js';
 export { SITE_DOWN_MODES } from './faults.js';
-export type { LiveCatalog } from './liveCatalog.js';
-export type { SeriesBase, VariantName } from './variant.js';
-export type { WallOptions, WallStats } from './wall.js';
+export type { WallOptions } from './wall.js';
 
 export interface SimulatorOptions {
   readonly host?: string;
@@ -47,7 +44,7 @@ export interface SimulatorOptions {
   readonly siteDown?: SiteDownMode;
 }
 
-export interface Hit {
+interface Hit {
   readonly method: string;
   /** Path plus query, as requested. */
   readonly path: string;

@@ -20,7 +20,7 @@ export const NETWORKS: readonly Term[] = [
   { name: 'Youku', slug: 'youku' },
   { name: 'Mango TV', slug: 'mango-tv' },
 ];
-export const COUNTRIES: readonly Term[] = [
+const COUNTRIES: readonly Term[] = [
   { name: 'China', slug: 'china' },
   { name: 'Hong Kong', slug: 'hong-kong' },
 ];

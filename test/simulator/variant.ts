@@ -23,7 +23,7 @@ export const VARIANT_NAMES: readonly VariantName[] = ['cafe', 'classic', 'moe', 
 export type SeriesBase = '/seri/' | '/anime/' | '/';
 
 /** Labels of the series page's info rows (`.spe`) that the parsers map to fields. */
-export interface InfoLabels {
+interface InfoLabels {
   readonly released: string;
   readonly duration: string;
   readonly country: string;

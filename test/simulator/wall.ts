@@ -66,7 +66,7 @@ const CHALLENGE_SCRIPT = `(async () => {
   if (response.ok) location.replace(atob(o.cRq.ru));
 })();`;
 
-export interface WallAnswer {
+interface WallAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;

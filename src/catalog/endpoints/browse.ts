@@ -111,7 +111,7 @@ export const browseEndpoints = [
     path: '/catalog/series',
     summary: "Series by the site's own filter: status, type, order, genres, seasons, studios",
     description:
-      "The upstream series list with the values of its quick-filter form, 20 per page. Lists are comma-separated slugs, at most 10 each. A filter nothing matches is a success with `series: []`; `filters` echoes what was applied.",
+      "The upstream series list (the site's list path, where its quick-filter form submits) with the values of that form, 20 per page. Lists are comma-separated slugs, at most 10 each. A filter nothing matches is a success with `series: []`; `filters` echoes what was applied.",
     query: SeriesFilterQuery,
     data: SeriesFilterData,
     paginated: true,

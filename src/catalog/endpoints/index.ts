@@ -2,8 +2,6 @@ import { browseEndpoints } from './browse.js';
 import { listEndpoints } from './lists.js';
 import { seriesEndpoints } from './series.js';
 
-export { endpoint, type Endpoint } from './types.js';
-
 /**
  * The endpoint table, one file per group: everything the routes, the validation, the cache and
  * the API reference read. The order is the order of the docs and the landing page.

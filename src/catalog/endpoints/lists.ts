@@ -63,7 +63,7 @@ export const listEndpoints = [
     path: '/catalog/popular-series',
     summary: 'Series by popularity, plus the weekly / monthly / all-time ranking',
     description:
-      "The upstream series list ordered by popularity (20 per page), and the ranking of the sidebar's Popular Series widget.",
+      "The upstream series list (the site's list path, learned from its quick-filter form) ordered by popularity (20 per page), and the ranking of the sidebar's Popular Series widget.",
     query: PageQuery,
     data: PopularSeriesData,
     paginated: true,

@@ -21,7 +21,7 @@ export const seriesEndpoints = [
     path: '/catalog/series/{slug}',
     summary: 'One series: its details, episode list and batch downloads',
     description:
-      'The upstream series page: titles, poster and banner, the synopsis, status, type, rating, networks, studios, season, country, dates, genres and tags, every other info row, the first and latest episode, all episodes (newest first) and the batch downloads.',
+      "The upstream series page, under the site's series path (learned from the site, shown on /health/upstream): titles, poster and banner, the synopsis, status, type, rating, networks, studios, season, country, dates, genres and tags, every other info row, the first and latest episode, all episodes (newest first) and the batch downloads.",
     params: z.object({ slug: slugParam('slug', 'series') }),
     query: NoQuery,
     data: SeriesDetail,

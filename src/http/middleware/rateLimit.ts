@@ -9,7 +9,7 @@ import { RateLimitedError } from '../errors.js';
 export type ClientAddress = (req: IncomingMessage) => string;
 
 /** One request counted against the quota: its X-RateLimit-* headers, and the refusal when it is over the limit. */
-export interface QuotaCount {
+interface QuotaCount {
   /** Header names and values in turn, as `writeHead` takes them. */
   headers: string[];
   refused?: RateLimitedError;

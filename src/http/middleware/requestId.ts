@@ -12,7 +12,7 @@ export function requestIdOf(req: IncomingMessage): string {
 }
 
 /** The request's id, echoed in the response header. */
-export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
+function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   const id = requestIdOf(req);
   res.setHeader('X-Request-Id', id);
   return id;

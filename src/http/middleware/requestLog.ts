@@ -53,7 +53,7 @@ export function logRequest(
 }
 
 /** Writes the request's one log line when its response is finished. */
-export function logWhenFinished(
+function logWhenFinished(
   logger: Logger,
   req: IncomingMessage,
   res: ServerResponse,

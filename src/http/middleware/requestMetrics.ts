@@ -9,7 +9,7 @@ export function observeAnswer(metrics: Metrics, route: string, method: string, s
 }
 
 /** Counts and times one answer by route pattern, method and status once it is finished. */
-export function observeWhenFinished(metrics: Metrics, req: IncomingMessage, res: ServerResponse, route: () => string): void {
+function observeWhenFinished(metrics: Metrics, req: IncomingMessage, res: ServerResponse, route: () => string): void {
   const started = performance.now();
   res.once('finish', () => observeAnswer(metrics, route(), req.method ?? 'GET', res.statusCode, performance.now() - started));
 }

@@ -18,7 +18,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const REPORT_ID_MARK = 'report-id.invalid';
 
 /** How long the landing page, which shows the upstream's live status, is served before it is built again (as long as the status page). */
-export const LANDING_REBUILT_AFTER_MS = 5_000;
+const LANDING_REBUILT_AFTER_MS = 5_000;
 
 /** Sends a page built on the service's origin: its copy for the request's origin, and `Vary: Host` unless PUBLIC_URL fixes the origin. */
 async function sendOriginPage(req: Request, res: Response, bodies: (app: Application) => Promise<OriginBodies>): Promise<void> {

@@ -48,6 +48,8 @@ const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 // point lookup by key (a miss, or a stand-in when the site fails) and a write appends one answer;
 // 2 MB keeps the B-trees' upper pages, and the rest comes from the file system's cache.
 const PAGE_CACHE_KIB = 2048;
+// The bound while the disk refuses the file and the answers are kept in the process's memory instead.
+const IN_MEMORY_MAX_BYTES = 16 * 1024 * 1024;
 // A second process on the same file (another instance given the same DATA_DIR) waits this long for its lock.
 const BUSY_TIMEOUT_MS = 200;
 
@@ -152,7 +154,7 @@ function prepareFile(db: Database.Database, now: () => number, maxBytes: number)
 
 /** Opens (or creates) the file; a damaged one is moved aside and started afresh, at start or when an operation finds it so. */
 export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: AnswerFileOptions): AnswerFile {
-  const file = openSqliteFile({ path, log: logger, prepare: (db) => prepareFile(db, now, maxBytes) });
+  const file = openSqliteFile({ path, log: logger, prepare: (db, inMemory) => prepareFile(db, now, inMemory ? Math.min(maxBytes, IN_MEMORY_MAX_BYTES) : maxBytes) });
 
   // A failing file (disk full, removed under us) costs the kept copies, never the request.
   function guarded<T>(what: string, fallback: T, operation: () => T): T {

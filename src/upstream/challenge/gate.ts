@@ -36,7 +36,7 @@ export interface ChallengeGateOptions {
   logger: Logger;
   /** How long an origin is fetched through the browser after refusing a handed-over cookie. */
   browserModeMs: number;
-  /** Clearances other instances solved, and one solve at a time across instances (src/shared/stores.ts picks it). */
+  /** Clearances other instances solved, and one solve at a time across instances (src/stores/index.ts picks it). */
   shared: SharedClearances;
   now?: () => number;
 }

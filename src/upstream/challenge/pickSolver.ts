@@ -6,7 +6,7 @@ import type { ChallengeSolver } from './solver.js';
 
 // Apart from solver.ts, so that the solvers can import the interface they implement without a cycle.
 
-export type SolverSetting = 'auto' | 'chromium' | 'flaresolverr' | 'off';
+type SolverSetting = 'auto' | 'chromium' | 'flaresolverr' | 'off';
 
 export interface SolverConfig {
   SOLVER: SolverSetting;

@@ -25,7 +25,7 @@ function banner(slot: number): string {
 }
 
 /** A card that looks like a real one but advertises a gambling site. */
-export function decoyCard(slot: number): string {
+function decoyCard(slot: number): string {
   const { href, image, name } = ad(slot);
   return `<article class="bs" itemscope="itemscope" itemtype="http://schema.org/CreativeWork">
 <div class="bsx">

@@ -16,7 +16,7 @@ export interface PageContext {
 const DEFAULT_CATALOGS = new Map<VariantName, LiveCatalog>();
 
 /** The default dataset as a profile's site lists it, never changed. */
-export function defaultCatalogOf(variant: Variant): LiveCatalog {
+function defaultCatalogOf(variant: Variant): LiveCatalog {
   if (Object.keys(variant.laterEpisodes).length === 0) return DEFAULT_CATALOG;
   let catalog = DEFAULT_CATALOGS.get(variant.name);
   if (catalog === undefined) {

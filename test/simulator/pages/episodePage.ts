@@ -16,7 +16,7 @@ import { layout } from './layout.js';
  */
 
 /** What the drop-down's option holds: base64 of the iframe tag. */
-export function mirrorValue(src: string): string {
+function mirrorValue(src: string): string {
   return Buffer.from(`<iframe src="${src}" frameborder="0" width="100%" height="400" allowfullscreen="true"></iframe>`).toString('base64');
 }
 
@@ -49,7 +49,7 @@ function typeAndSubBadges(ctx: PageContext, type: string | null, sub: string | n
 }
 
 /** A server page of the site, `{episode}/v/N/`: the episode page playing its N-th server. */
-export function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
+function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
   return `${absolute(ctx, item.path)}v/${server}/`;
 }
 

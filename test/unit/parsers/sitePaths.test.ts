@@ -12,7 +12,12 @@ describe('the list path, from the quick-filter form', () => {
   });
 
   it('reads a relative action against the page (the later snapshot)', () => {
-    expect(readListPath(themePage(MOE, seriesMain(MOE, 'martial-master', 'Martial Master'), '/martial-master/'), 'http://127.0.0.1:4000/martial-master/')).toBe('/anime/');
+    expect(
+      readListPath(
+        themePage(MOE, seriesMain(MOE, 'martial-master', 'Martial Master'), '/martial-master/'),
+        'http://127.0.0.1:4000/martial-master/',
+      ),
+    ).toBe('/anime/');
   });
 
   it('takes a form of div.quickfilter without the filters class', () => {
@@ -31,17 +36,38 @@ describe('where the site links a series', () => {
   it('reads the sidebar’s series links, absolute or relative, with the slug', () => {
     expect(readSeriesLink(themePage(CAFE, '', '/'), 'https://anichin.cafe/')).toEqual({ seriesPath: '/seri/', slug: 'renegade-immortal' });
     expect(readSeriesLink(themePage(MOE, '', '/'), 'https://anichin.moe/')).toEqual({ seriesPath: '/', slug: 'renegade-immortal' });
-    expect(readSeriesLink(themePage(SISTER, '', '/'), 'https://donghuastream.org/')).toEqual({ seriesPath: '/anime/', slug: 'renegade-immortal' });
-    expect(readSeriesLink(fixture('series/ongoing.html'), 'https://anichin.cafe/seri/renegade-immortal/')).toEqual({ seriesPath: '/seri/', slug: 'soul-land-2' });
+    expect(readSeriesLink(themePage(SISTER, '', '/'), 'https://donghuastream.org/')).toEqual({
+      seriesPath: '/anime/',
+      slug: 'renegade-immortal',
+    });
+    expect(readSeriesLink(fixture('series/ongoing.html'), 'https://anichin.cafe/seri/renegade-immortal/')).toEqual({
+      seriesPath: '/seri/',
+      slug: 'soul-land-2',
+    });
   });
 
   it('reads an episode post’s breadcrumb when the page has no sidebar', () => {
-    const html = themePage(SISTER, episodeMain(SISTER, 'swallowed-star', 'swallowed-star-episode-15-subtitle-indonesia'), '/swallowed-star-episode-15-subtitle-indonesia/', { sidebar: false });
-    expect(readSeriesLink(html, 'https://donghuastream.org/swallowed-star-episode-15-subtitle-indonesia/')).toEqual({ seriesPath: '/anime/', slug: 'swallowed-star' });
+    const html = themePage(
+      SISTER,
+      episodeMain(SISTER, 'swallowed-star', 'swallowed-star-episode-15-subtitle-indonesia'),
+      '/swallowed-star-episode-15-subtitle-indonesia/',
+      { sidebar: false },
+    );
+    expect(readSeriesLink(html, 'https://donghuastream.org/swallowed-star-episode-15-subtitle-indonesia/')).toEqual({
+      seriesPath: '/anime/',
+      slug: 'swallowed-star',
+    });
   });
 
   it('is null on a page without the sidebar that is neither a series nor an episode', () => {
-    expect(readSeriesLink(themePage(CAFE, '<div class="bixbox"><a itemprop="item" href="/genres/action/">Action</a></div>', '/genres/action/', { sidebar: false }), 'https://anichin.cafe/genres/action/')).toBeNull();
+    expect(
+      readSeriesLink(
+        themePage(CAFE, '<div class="bixbox"><a itemprop="item" href="/genres/action/">Action</a></div>', '/genres/action/', {
+          sidebar: false,
+        }),
+        'https://anichin.cafe/genres/action/',
+      ),
+    ).toBeNull();
   });
 });
 
@@ -50,7 +76,15 @@ describe('a series page', () => {
     expect(isSeriesPage(themePage(MOE, seriesMain(MOE, 'martial-master', 'Martial Master'), '/martial-master/'))).toBe(true);
     expect(isSeriesPage(fixture('series/ongoing.html'))).toBe(true);
     expect(isSeriesPage(fixture('series/classic-completed.html'))).toBe(true);
-    expect(isSeriesPage(themePage(MOE, episodeMain(MOE, 'martial-master', 'martial-master-episode-05-subtitle-indonesia'), '/martial-master-episode-05-subtitle-indonesia/'))).toBe(false);
+    expect(
+      isSeriesPage(
+        themePage(
+          MOE,
+          episodeMain(MOE, 'martial-master', 'martial-master-episode-05-subtitle-indonesia'),
+          '/martial-master-episode-05-subtitle-indonesia/',
+        ),
+      ),
+    ).toBe(false);
     expect(isSeriesPage(fixture('episode/first.html'))).toBe(false);
     expect(isSeriesPage(fixture('home/page1.html'))).toBe(false);
   });

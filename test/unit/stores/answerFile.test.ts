@@ -1,6 +1,9 @@
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { CatalogAnswer } from '../../../src/catalog/answer.js';
 import { createLogger } from '../../../src/config/logger.js';
@@ -8,7 +11,20 @@ import { encodeAnswer } from '../../../src/stores/answers/storedAnswer.js';
 import { openAnswerFile, type AnswerFileOptions } from '../../../src/stores/answers/answerFile.js';
 
 const HOUR_MS = 3_600_000;
+const PAGE_BYTES = 4096;
 const logger = createLogger('silent');
+
+/** A logger whose lines are kept, parsed. */
+const recording = (() => {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, logger: pino({ level: 'info' }, stream) };
+})();
 
 function answer(fetchedAt: number, text: string): CatalogAnswer {
   return {
@@ -122,6 +138,51 @@ describe('the kept answers file', () => {
     expect(file.read('k')?.fetchedAt).toBe(clock.now);
     file.close();
     expect(readdirSync(join(path, '..')).some((name) => name.startsWith('answers.sqlite.damaged-'))).toBe(true);
+  });
+
+  it('moves a file damaged while open aside on the read that finds it, logs it once, and keeps answers in a new one', () => {
+    const { clock, open, path } = setUp({ maxBytes: 64 * 1024 * 1024, logger: recording.logger });
+    const file = open();
+    // More than the connection's page cache holds, so that reads go to the file.
+    const keys = Array.from({ length: 2000 }, (_, index) => `key-${index}`);
+    for (const key of keys) file.write(key, answer(clock.now, key.repeat(300)));
+    const other = new Database(path);
+    other.pragma('wal_checkpoint(TRUNCATE)');
+    other.close();
+    const fd = openSync(path, 'r+');
+    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 2) writeSync(fd, Buffer.alloc(PAGE_BYTES, 0xa5), 0, PAGE_BYTES, page * PAGE_BYTES);
+    closeSync(fd);
+
+    recording.lines.length = 0;
+    const read = keys.map((key) => file.read(key)?.fetchedAt);
+    expect(read.some((fetchedAt) => fetchedAt === undefined)).toBe(true);
+    const aside = readdirSync(join(path, '..')).filter((name) => /^answers\.sqlite\.damaged-\d+$/.test(name));
+    expect(aside).toHaveLength(1);
+    expect(recording.lines.filter((line) => line.msg === 'damaged file moved aside; starting afresh').map((line) => [line.file, line.movedTo])).toEqual([
+      [path, join(path, '..', aside[0]!)],
+    ]);
+    // The new file is empty and takes answers.
+    expect(file.size()).toEqual({ entries: 0, bytes: 0 });
+    file.write('after', answer(clock.now, 'after'));
+    expect(file.read('after')?.fetchedAt).toBe(clock.now);
+    file.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('integrity_check', { simple: true })).toBe('ok');
+    check.close();
+  });
+
+  it('drops a row that is not a stored answer, and keeps the others', () => {
+    const { clock, open, path } = setUp();
+    const file = open();
+    file.write('good', answer(clock.now, 'good'));
+    file.write('bad', answer(clock.now, 'bad'));
+    const other = new Database(path);
+    other.prepare('UPDATE answers SET stored = ? WHERE key = ?').run(Buffer.from('no header line'), 'bad');
+    other.close();
+    expect(file.read('bad')).toBeUndefined();
+    expect(file.size().entries).toBe(1);
+    expect(file.read('good')).toEqual(answer(clock.now, 'good'));
+    file.close();
   });
 });
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -129,5 +129,32 @@ describe('the reports file (the embedded default)', () => {
     await createFileReports(dir, recordingLog().log).adoptIpHashSalt(shared);
     expect(await createFileReports(dir, recordingLog().log).ipHashSalt()).toEqual(shared);
     expect(statSync(join(dir, 'ip-hash.salt')).mode & 0o777).toBe(0o600);
+  });
+
+  it.each([
+    ['empty', ''],
+    ['short', 'ab12\n'],
+  ])('moves an %s salt file aside, logged once, and makes a new salt', async (_kind, text) => {
+    const dir = tempDir();
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'ip-hash.salt'), text);
+    const { log, lines } = recordingLog();
+    const salt = await createFileReports(dir, log).ipHashSalt();
+    expect(readFileSync(join(dir, 'ip-hash.salt'), 'utf8')).toBe(`${salt.toString('hex')}\n`);
+    const aside = readdirSync(dir).filter((name) => name.startsWith('ip-hash.salt.damaged-'));
+    expect(aside).toHaveLength(1);
+    expect(readFileSync(join(dir, aside[0]!), 'utf8')).toBe(text);
+    expect(lines.filter((line) => line.message === 'damaged file moved aside; starting afresh').map((line) => line.fields)).toEqual([
+      { file: join(dir, 'ip-hash.salt'), movedTo: join(dir, aside[0]!), cause: `it holds ${text.length} bytes, not 32 bytes as hex` },
+    ]);
+    // Nothing but the salt and what was moved aside is left in the folder.
+    expect(readdirSync(dir).sort()).toEqual(['ip-hash.salt', aside[0]!]);
+  });
+
+  it('gives two stores that make the salt at once the same one', async () => {
+    const dir = tempDir();
+    const salts = await Promise.all(Array.from({ length: 8 }, () => createFileReports(dir, recordingLog().log).ipHashSalt()));
+    expect(new Set(salts.map((salt) => salt.toString('hex'))).size).toBe(1);
+    expect(readdirSync(dir)).toEqual(['ip-hash.salt']);
   });
 });

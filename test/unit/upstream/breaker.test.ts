@@ -47,3 +47,37 @@ describe('origin breaker', () => {
     await expect(breakers.run(ORIGIN, `${ORIGIN}/other`, () => Promise.resolve('page'))).resolves.toBe('page');
   });
 });
+
+describe('background fetches and the origin breaker', () => {
+  const fail = () => Promise.reject(new Error('down'));
+
+  it('never open it by failing on one page, however often; users still get through', async () => {
+    const monitor = createUpstreamMonitor({ metrics: createMetrics(), origin: ORIGIN, solver: { kind: 'none', available: false } });
+    const breakers = createOriginBreakers({ threshold: 2, siteWidePages: 3, cooldownMs: 60_000, countsAsFailure: () => true, monitor });
+    for (let i = 0; i < 10; i++) await expect(breakers.run(ORIGIN, `${ORIGIN}/seri/broken/`, fail, 'background')).rejects.toThrow('down');
+    expect(breakers.isOpen(ORIGIN)).toBe(false);
+    expect(monitor.status().breaker.state).toBe('closed');
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('home'))).resolves.toBe('home');
+  });
+
+  it('open it when they fail on several distinct pages in a row, for the cooldown; a success between resets the count', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
+    const monitor = createUpstreamMonitor({ metrics: createMetrics(), origin: ORIGIN, solver: { kind: 'none', available: false } });
+    const breakers = createOriginBreakers({ threshold: 2, siteWidePages: 3, cooldownMs: COOLDOWN_MS, countsAsFailure: () => true, monitor });
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/a/`, fail, 'background')).rejects.toThrow('down');
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/b/`, fail, 'background')).rejects.toThrow('down');
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/c/`, () => Promise.resolve('page'), 'background')).resolves.toBe('page');
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/d/`, fail, 'background')).rejects.toThrow('down');
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/e/`, fail, 'background')).rejects.toThrow('down');
+    expect(breakers.isOpen(ORIGIN)).toBe(false);
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/f/`, fail, 'background')).rejects.toThrow('down');
+    expect(breakers.isOpen(ORIGIN)).toBe(true);
+    expect(monitor.status().breaker.state).toBe('open');
+    // Users and background alike are refused while it is held open.
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('home'))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/g/`, () => Promise.resolve('page'), 'background')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    vi.advanceTimersByTime(COOLDOWN_MS);
+    expect(breakers.isOpen(ORIGIN)).toBe(false);
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('home'))).resolves.toBe('home');
+  });
+});

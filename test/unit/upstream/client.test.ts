@@ -97,14 +97,15 @@ describe('createUpstreamClient', () => {
   });
 
   it.each([
-    [404, UpstreamNotFoundError],
-    [403, UpstreamBadResponseError],
-    [429, UpstreamBlockedError],
-  ])('does not retry a %i', async (status, errorType) => {
+    ["the theme's 404", 404, wordpress('<h1>Error 404</h1>'), UpstreamNotFoundError],
+    ['a bare 404', 404, 'no', UpstreamBadResponseError],
+    ['a 403', 403, 'no', UpstreamBadResponseError],
+    ['a 429', 429, 'no', UpstreamBlockedError],
+  ])('does not retry %s', async (_name, status, body, errorType) => {
     let calls = 0;
     const origin = await serve((_req, res) => {
       calls++;
-      res.writeHead(status, { 'retry-after': '42' }).end('no');
+      res.writeHead(status, { 'retry-after': '42' }).end(body);
     });
     await expect(clientFor(origin, { timeoutMs: 2000 }).fetchPage('/')).rejects.toBeInstanceOf(errorType);
     expect(calls).toBe(1);

@@ -33,10 +33,16 @@ function fakeSite(initial: ThemeSite) {
       const page = (html: string): UpstreamPage => ({ url: url.href, status: 200, html, attempts: 1 });
       const { pathname } = url;
       if (pathname === '/') return page(themePage(site, '<div class="listupd"></div>', '/'));
-      const listPath = site.filterAction === null ? (site.seriesPath === '/' ? '/anime/' : site.seriesPath) : `${new URL(site.filterAction, ORIGIN).pathname}/`;
+      const listPath =
+        site.filterAction === null
+          ? site.seriesPath === '/'
+            ? '/anime/'
+            : site.seriesPath
+          : `${new URL(site.filterAction, ORIGIN).pathname}/`;
       if (pathname === listPath) return page(themePage(site, '<div class="listupd"><article class="bs"></article></div>', listPath));
       const slug = pathname.slice(site.seriesPath.length).replace(/\/$/, '');
-      if (pathname.startsWith(site.seriesPath) && SERIES.includes(slug)) return page(themePage(site, seriesMain(site, slug, slug), pathname));
+      if (pathname.startsWith(site.seriesPath) && SERIES.includes(slug))
+        return page(themePage(site, seriesMain(site, slug, slug), pathname));
       if (/^\/[a-z0-9-]+-episode-\d+-subtitle-indonesia\/$/.test(pathname))
         return page(themePage(site, episodeMain(site, 'martial-master', pathname.slice(1, -1)), pathname));
       throw new UpstreamNotFoundError(`The upstream has no page at ${url.href}`, url.href);
@@ -47,22 +53,40 @@ function fakeSite(initial: ThemeSite) {
 
 function memoryStore(): SitePathsStore & { kept: Map<string, unknown> } {
   const kept = new Map<string, never>();
-  return { kept, read: async (origin) => kept.get(origin) ?? null, write: async (paths) => void kept.set(paths.origin, structuredClone(paths) as never) };
+  return {
+    kept,
+    read: async (origin) => kept.get(origin) ?? null,
+    write: async (paths) => void kept.set(paths.origin, structuredClone(paths) as never),
+  };
 }
 
 const seriesPage = (slug: string) => (site: UpstreamSite) => `${site.seriesPath}${slug}/`;
 const popularList = (site: UpstreamSite) => `${site.listPath}?order=popular&page=1`;
 const logger = createLogger('silent');
 
-function learner(upstream: UpstreamClient, store: SitePathsStore = memoryStore(), extra: Partial<Parameters<typeof createSitePaths>[0]> = {}): SitePaths {
+function learner(
+  upstream: UpstreamClient,
+  store: SitePathsStore = memoryStore(),
+  extra: Partial<Parameters<typeof createSitePaths>[0]> = {},
+): SitePaths {
   return createSitePaths({ upstream, store, overrides: {}, logger, ...extra });
 }
 
 describe('paths learned from the site', () => {
   it.each([
     ['today’s site', CAFE, ['/seri/renegade-immortal/'], { series: '/seri/', list: '/seri/' }],
-    ['the later snapshot', MOE, ['/seri/renegade-immortal/', '/anime/renegade-immortal/', '/renegade-immortal/'], { series: '/', list: '/anime/' }],
-    ['a sister site without the form', SISTER, ['/seri/renegade-immortal/', '/anime/renegade-immortal/'], { series: '/anime/', list: '/anime/' }],
+    [
+      'the later snapshot',
+      MOE,
+      ['/seri/renegade-immortal/', '/anime/renegade-immortal/', '/renegade-immortal/'],
+      { series: '/', list: '/anime/' },
+    ],
+    [
+      'a sister site without the form',
+      SISTER,
+      ['/seri/renegade-immortal/', '/anime/renegade-immortal/'],
+      { series: '/anime/', list: '/anime/' },
+    ],
   ])('%s: a series asked first is looked up in turn, and a list after it costs no lookup', async (_name, theme, lookups, learned) => {
     const { upstream, requests } = fakeSite(theme);
     const paths = learner(upstream);
@@ -83,7 +107,11 @@ describe('paths learned from the site', () => {
     expect(paths.status()).toEqual({
       origin: ORIGIN,
       series: { path: '/anime/', how: `${ORIGIN}/anime/renegade-immortal/ is a series page`, learnedAt: '2026-11-29T01:00:00.000Z' },
-      list: { path: '/anime/', how: `no quick-filter form on ${ORIGIN}/anime/renegade-immortal/; derived from the series path`, learnedAt: '2026-11-29T01:00:00.000Z' },
+      list: {
+        path: '/anime/',
+        how: `no quick-filter form on ${ORIGIN}/anime/renegade-immortal/; derived from the series path`,
+        learnedAt: '2026-11-29T01:00:00.000Z',
+      },
     });
   });
 
@@ -91,7 +119,9 @@ describe('paths learned from the site', () => {
     const { upstream, requests } = fakeSite(MOE);
     const paths = learner(upstream);
     const slug = 'martial-master-episode-05-subtitle-indonesia';
-    await expect(paths.fetchPage('series', seriesPage(slug), 'user')).rejects.toThrow(`The upstream has no page at ${ORIGIN}/seri/${slug}/`);
+    await expect(paths.fetchPage('series', seriesPage(slug), 'user')).rejects.toThrow(
+      `The upstream has no page at ${ORIGIN}/seri/${slug}/`,
+    );
     expect(requests).toEqual([`/seri/${slug}/`, `/anime/${slug}/`, `/${slug}/`]);
     expect(paths.status().series).toBeNull();
   });
@@ -129,8 +159,16 @@ describe('paths learned from the site', () => {
     const { upstream, requests, gate } = fakeSite(MOE);
     gate.release = () => undefined;
     const paths = learner(upstream);
-    await Promise.all(['renegade-immortal', 'soul-land-2', 'martial-master'].map((slug) => paths.fetchPage('series', seriesPage(slug), 'user')));
-    expect(requests).toEqual(['/seri/renegade-immortal/', '/anime/renegade-immortal/', '/renegade-immortal/', '/soul-land-2/', '/martial-master/']);
+    await Promise.all(
+      ['renegade-immortal', 'soul-land-2', 'martial-master'].map((slug) => paths.fetchPage('series', seriesPage(slug), 'user')),
+    );
+    expect(requests).toEqual([
+      '/seri/renegade-immortal/',
+      '/anime/renegade-immortal/',
+      '/renegade-immortal/',
+      '/soul-land-2/',
+      '/martial-master/',
+    ]);
   });
 
   it('follows a series path that moved, after one 404, and keeps a 404 of a series that does not exist', async () => {
@@ -182,7 +220,10 @@ describe('paths learned from the site', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'site-paths-'));
     const first = fakeSite(MOE);
     await learner(first.upstream, createFileSitePaths(dataDir, logger)).fetchPage('series', seriesPage('martial-master'), 'user');
-    await until(() => existsSync(join(dataDir, 'upstream-paths.json')) && readFileSync(join(dataDir, 'upstream-paths.json'), 'utf8').includes('/anime/'));
+    await until(
+      () =>
+        existsSync(join(dataDir, 'upstream-paths.json')) && readFileSync(join(dataDir, 'upstream-paths.json'), 'utf8').includes('/anime/'),
+    );
     const second = fakeSite(MOE);
     const restarted = learner(second.upstream, createFileSitePaths(dataDir, logger));
     await restarted.fetchPage('series', seriesPage('soul-land-2'), 'user');

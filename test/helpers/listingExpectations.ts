@@ -8,7 +8,7 @@ import { termsOf } from '../simulator/taxonomies.js';
 // What our parsers must give for the simulator's listing pages, computed from its dataset (never
 // from our parsers' output); shared by the parser tests on simulator pages and the integration tests.
 
-function posterOf(ctx: PageContext, series: Series, index: number): string {
+export function posterOf(ctx: PageContext, series: Series, index: number): string {
   return posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index);
 }
 

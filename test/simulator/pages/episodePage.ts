@@ -49,7 +49,7 @@ function typeAndSubBadges(ctx: PageContext, type: string | null, sub: string | n
 }
 
 /** A server page of the site, `{episode}/v/N/`: the episode page playing its N-th server. */
-function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
+export function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
   return `${absolute(ctx, item.path)}v/${server}/`;
 }
 

@@ -5,6 +5,7 @@ import type { AnyEndpoint } from '../catalog/endpoints/index.js';
 import { cacheKey, type CatalogResult, type CatalogService } from '../catalog/service.js';
 import type { Pagination, SearchData } from '../contract/schemas.js';
 import { catalogNotReady } from '../crawler/errors.js';
+import { PagePastEndError } from '../parsers/errors.js';
 import { TitleIndex, type TitledSeries } from './titleIndex.js';
 
 /** What the title search reads of the local catalog (the crawler's LocalCatalog gives it). */
@@ -68,6 +69,8 @@ export function createCatalogTitleSearch(feed: TitleFeed, { source, now, ttlSeco
     answer(query, page) {
       const { complete } = readyState();
       const { results, pagination } = index.search(query, page);
+      // Past the last page (page 1 always is one, if empty), 404 as the site's search answers.
+      if (page > 1 && results.length === 0) throw new PagePastEndError('search', page);
       const data: SearchData = { query, results };
       const content = JSON.stringify({ data, pagination: pagination satisfies Pagination });
       const fetchedAt = now();
@@ -130,6 +133,7 @@ export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTit
       const answer = await cache.load(key, async () => titleSearch.answer(input.q, input.page));
       return { answer, cacheStatus: 'MISS' } satisfies CatalogResult;
     },
+    pathLookup: (endpoint) => catalog.pathLookup(endpoint),
     lastGood: () => catalog.lastGood(),
   };
 }

@@ -135,11 +135,14 @@ export class TitleIndex {
     this.#termScores.clear();
   }
 
-  /** Page `page` (from 1) of the series matching `query`, 20 a page; past the last page, no results. */
+  /**
+   * Page `page` (from 1) of the series matching `query`, 20 a page; past the last page, no results.
+   * Like the site's search, a search that finds nothing has one page, empty.
+   */
   search(query: string, page: number): TitleSearchPage {
     const asked = nameOf(query);
     const ranked = asked.words.length === 0 ? [] : this.#ranked(this.#matching(titleTerms(query)), asked);
-    const totalPages = Math.ceil(ranked.length / TITLE_SEARCH_PER_PAGE);
+    const totalPages = Math.max(1, Math.ceil(ranked.length / TITLE_SEARCH_PER_PAGE));
     const start = (page - 1) * TITLE_SEARCH_PER_PAGE;
     return {
       results: ranked.slice(start, start + TITLE_SEARCH_PER_PAGE).map((match) => match.held.card),

@@ -75,7 +75,17 @@ describe('GET /catalog/search?source=catalog', () => {
     const response = await search('qqzzxxkk');
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ query: 'qqzzxxkk', results: [] });
-    expect(response.body.pagination).toMatchObject({ hasNextPage: false, totalPages: 0 });
+    expect(response.body.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: false, nextPage: null, totalPages: 1 });
+  });
+
+  it('answers a page past the last 404 NOT_FOUND, as the site search does', async () => {
+    const last = (await search('sword')).body.pagination.totalPages;
+    expect((await search('sword', `&page=${last}`)).status).toBe(200);
+    for (const [query, page] of [['sword', last + 1], ['qqzzxxkk', 2]] as const) {
+      const response = await search(query, `&page=${page}`);
+      expect(response.status, `${query} ${page}`).toBe(404);
+      expect(response.body.error.code).toBe('NOT_FOUND');
+    }
   });
 
   it('answers a repeated search from the cache', async () => {

@@ -53,6 +53,11 @@ export interface CatalogService {
    * A `background` fetch (the crawler's) lets every user's fetch take an upstream connection first.
    */
   fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number, priority?: FetchPriority): Promise<CatalogResult>;
+  /**
+   * Whether fetching `endpoint` would first look up a path of the site (src/upstream/sitePaths.ts),
+   * and that lookup on its own: for the crawler, which paces every upstream request it causes.
+   */
+  pathLookup(endpoint: AnyEndpoint): ((priority: FetchPriority) => Promise<void>) | null;
   /** Whether answers are being served from the last good copies, and since when; undefined when not. */
   lastGood(): LastGoodState | undefined;
 }
@@ -380,5 +385,10 @@ export function createCatalogService({
     return freshness === undefined ? { answer, cacheStatus: 'MISS' } : served(endpoint, input, key, answer, freshness);
   }
 
-  return { peek, cached, fetch, lastGood: () => lastGoodState && { ...lastGoodState } };
+  function pathLookup(endpoint: AnyEndpoint): ((priority: FetchPriority) => Promise<void>) | null {
+    const needs = endpoint.sitePath;
+    return needs === undefined || !paths.unknown(needs) ? null : (priority) => paths.learn(needs, priority);
+  }
+
+  return { peek, cached, fetch, pathLookup, lastGood: () => lastGoodState && { ...lastGoodState } };
 }

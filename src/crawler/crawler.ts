@@ -135,6 +135,9 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     const input = endpoint.input.safeParse(raw);
     if (!input.success) throw new SkipSeries(`not a valid ${endpoint.path} request: ${JSON.stringify(raw)}`);
     const pass = index.progress().pass;
+    // A path of the site not known yet is looked up in a step of its own, so that its request is paced too.
+    const lookup = catalog.pathLookup(endpoint);
+    if (lookup !== null) await paced(() => lookup('background'));
     const result = await paced(() => catalog.fetch(endpoint, input.data, pass?.startedAt, 'background'));
     // The last good copy standing in for a page the site failed to give: nothing was read.
     if (result.staleReason !== undefined) throw new StoodIn(result.staleReason);

@@ -1,6 +1,7 @@
 import type { CheerioAPI } from 'cheerio/slim';
 import { isTag, type Element } from 'domhandler';
 import type { Episode, EpisodeListItem, PageLink } from '../contract/series.js';
+import { canonicalUrl } from './canonical.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseVideoServers } from './detail/videoServers.js';
 import { LayoutChangedError } from './errors.js';
@@ -15,6 +16,8 @@ import { allMatches, elementText, firstMatch, firstMatches, hasClass, insideClas
 const EPISODE_BLOCKS = {
   // The player block; a page without it (a series page, a list, a redesign) is not an episode page.
   megavid: (_el, classes) => classes.includes('megavid'),
+  // The title block: inside the player block on most installs, after it on a sister site.
+  titleBlock: (_el, classes) => classes.includes('item') && classes.includes('meta'),
   breadcrumb: (_el, classes) => classes.includes('ts-breadcrumb'),
   headlist: (_el, classes) => classes.includes('headlist'),
   singleInfo: (_el, classes) => classes.includes('single-info'),
@@ -23,13 +26,19 @@ const EPISODE_BLOCKS = {
 
 type Blocks = Partial<Record<keyof typeof EPISODE_BLOCKS, Element>>;
 
-// The parts of the player block and of its meta line, found in one walk each.
+// The parts of the player block, of the title block and of its meta line, found in one walk each.
 const PLAYER_PARTS = {
-  meta: (_el, classes) => (classes.includes('item') && classes.includes('meta')) || classes.includes('lm'),
+  // Installs without `.item.meta` keep the meta line in `.lm` inside the player.
+  meta: (_el, classes) => classes.includes('lm'),
   title: (el) => el.name === 'h1',
   allEpisodes: (el) => el.name === 'a' && insideClass(el, 'nvsc'),
   poster: (el) => el.name === 'img' && insideClass(el, 'tb'),
   naveps: (_el, classes) => classes.includes('naveps'),
+} satisfies Record<string, Matcher>;
+
+const TITLE_BLOCK_PARTS = {
+  title: (el) => el.name === 'h1',
+  poster: (el) => el.name === 'img' && insideClass(el, 'tb'),
 } satisfies Record<string, Matcher>;
 
 const META_PARTS = {
@@ -48,8 +57,10 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
   const { $, main, found: blocks } = loadMainColumnBlocks(list?.rest ?? column, EPISODE_BLOCKS);
   const megavid = selectionOf($, blocks.megavid);
   const player = blocks.megavid === undefined ? {} : firstMatches(blocks.megavid, PLAYER_PARTS);
-  const meta = player.meta === undefined ? {} : firstMatches(player.meta, META_PARTS);
-  const title = elementText($, player.title);
+  const titleBlock = blocks.titleBlock === undefined ? {} : firstMatches(blocks.titleBlock, TITLE_BLOCK_PARTS);
+  const metaLine = blocks.titleBlock ?? player.meta;
+  const meta = metaLine === undefined ? {} : firstMatches(metaLine, META_PARTS);
+  const title = elementText($, titleBlock.title ?? player.title);
   const servers = parseVideoServers($, megavid, pageUrl);
   if (!title || servers.length === 0)
     throw new LayoutChangedError('episode', [...(title ? [] : ['title']), ...(servers.length > 0 ? [] : ['servers'])]);
@@ -58,13 +69,14 @@ export function parseEpisodePage(html: string, pageUrl: string): ParsedPage<Epis
   const releaseDateText = elementText($, meta.released) || null;
   const episodes = list?.items ?? null;
   const infoPoster = blocks.singleInfo && firstMatch(blocks.singleInfo, (el) => el.name === 'img' && insideClass(el, 'thumb'));
+  const url = canonicalUrl(html, pageUrl);
   const data: Episode = {
     title,
-    slug: slugFromUrl(pageUrl) ?? '',
-    url: pageUrl,
+    slug: slugFromUrl(url) ?? '',
+    url,
     episode: parseEpisodeNumber(meta.episodeNumber?.attribs['content']) ?? parseEpisodeNumber(title),
     series: parseSeries($, blocks, allEpisodes, pageUrl),
-    poster: imageUrl(player.poster, pageUrl) ?? imageUrl(infoPoster, pageUrl),
+    poster: imageUrl(titleBlock.poster ?? player.poster, pageUrl) ?? imageUrl(infoPoster, pageUrl),
     type: ownText($, meta.type) || null,
     sub: elementText($, meta.language) || elementText($, meta.status) || null,
     releaseDate: parseReleaseDate(releaseDateText),
@@ -93,7 +105,7 @@ function ownText($: CheerioAPI, badge: Element | undefined): string {
  * list's header; its title from the breadcrumb or those links.
  */
 function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, pageUrl: string): Episode['series'] {
-  const yearLink = selectionOf($, blocks.megavid).find('.year a').last();
+  const yearLink = selectionOf($, blocks.titleBlock ?? blocks.megavid).find('.year a').last();
   const headLink = selectionOf($, blocks.headlist).find('.det h3 a').first();
   const url = allEpisodes ?? absoluteUrl(yearLink.attr('href') ?? headLink.attr('href'), pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
@@ -126,7 +138,8 @@ function parseNavigation($: CheerioAPI, naveps: Element | undefined, pageUrl: st
 const LIST_ITEM_ROLES = {
   link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
   img: (el) => el.name === 'img',
-  heading: (el) => el.name === 'h4',
+  // The entry's title: `h4` on today's site, `h3` on the later snapshot and the sister sites.
+  heading: (el) => (el.name === 'h3' || el.name === 'h4') && el.parent?.classes.includes('playinfo') === true,
   line: (el) => el.name === 'span' && el.parent?.classes.includes('playinfo') === true && !el.classes.includes('epx'),
 } satisfies Record<string, StreamedMatcher>;
 

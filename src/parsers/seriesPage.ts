@@ -2,6 +2,7 @@ import type { CheerioAPI } from 'cheerio/slim';
 import type { Element } from 'domhandler';
 import type { Term } from '../contract/schemas.js';
 import type { EpisodeEntry, EpisodeRef, InfoEntry, SeriesDetail } from '../contract/series.js';
+import { canonicalUrl } from './canonical.js';
 import { parseDownloads } from './detail/downloads.js';
 import { parseFirstAndLatest, readEpisodeLister } from './detail/episodeLister.js';
 import { infoRows, type InfoRow } from './detail/infoRows.js';
@@ -17,22 +18,26 @@ type InfoField =
   | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
   | 'episodeCount' | 'publishedAt' | 'updatedAt' | 'postedBy';
 
-// Info labels by install: English on anichin.cafe, Indonesian on older domains. Every other label
-// ends up in `otherInfo`; "Posted by" names the uploader, not the series, and is dropped.
+// Info labels by install: English on anichin.cafe and the sister sites, Indonesian on the later
+// snapshot and older domains. Every other label ends up in `otherInfo`; "Posted by" names the
+// uploader, not the series, and is dropped. A row whose `time` carries `itemprop` is the date it
+// names, whatever its label (`DATE_PROPS`).
 const INFO_FIELDS: Record<string, InfoField> = {
   status: 'status',
   type: 'type', tipe: 'type',
-  network: 'networks', networks: 'networks',
+  network: 'networks', networks: 'networks', jaringan: 'networks',
   studio: 'studios', studios: 'studios',
   season: 'season', musim: 'season',
   country: 'country', negara: 'country',
   released: 'released', 'tanggal rilis': 'released', rilis: 'released',
   duration: 'duration', durasi: 'duration',
   episodes: 'episodeCount', episode: 'episodeCount', 'total episode': 'episodeCount',
-  'released on': 'publishedAt', 'dirilis pada': 'publishedAt',
+  'released on': 'publishedAt', 'dirilis pada': 'publishedAt', ditambahkan: 'publishedAt',
   'updated on': 'updatedAt', 'diperbarui pada': 'updatedAt',
   'posted by': 'postedBy', 'diposting oleh': 'postedBy',
 };
+
+const DATE_PROPS: Record<string, InfoField> = { datePublished: 'publishedAt', dateModified: 'updatedAt' };
 
 // The page's blocks, found in one walk of the main column rather than one selector query each (speed only).
 const SERIES_BLOCKS = {
@@ -77,14 +82,15 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
 
   const info = infoFields($, infoRows($, spe), pageUrl);
   const episodes = lister?.entries ?? null;
-  const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, pageUrl);
+  const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, episodes ?? [], pageUrl);
   const synopsisBlockContent = blocks.synopsisBlock && firstMatch(blocks.synopsisBlock, (_el, classes) => classes.includes('entry-content'));
   const synopsis = parseSynopsis($, blocks.synopsis ?? synopsisBlockContent);
   const poster = imageUrl(box.poster, pageUrl);
+  const url = canonicalUrl(html, pageUrl);
   const data: SeriesDetail = {
     title,
-    slug: slugFromUrl(pageUrl) ?? '',
-    url: pageUrl,
+    slug: slugFromUrl(url) ?? '',
+    url,
     alternativeTitle: elementText($, infox.alter) || null,
     poster,
     // Without a cover the theme prints `div.bigcontent.nobigcv` and no `.bigcover`.
@@ -129,7 +135,7 @@ function infoFields($: CheerioAPI, rows: InfoRow[], pageUrl: string): { fields: 
   const text = (row: InfoRow) => row.value || null;
   const oneTerm = (row: InfoRow): Term | null => termsOf($, row.links, pageUrl)[0] ?? null;
   for (const row of rows) {
-    switch (INFO_FIELDS[row.key]) {
+    switch ((row.dateProp === null ? undefined : DATE_PROPS[row.dateProp]) ?? INFO_FIELDS[row.key]) {
       case 'status': fields.status = text(row); break;
       case 'type': fields.type = text(row); break;
       case 'networks': fields.networks = termsOf($, row.links, pageUrl); break;

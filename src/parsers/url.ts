@@ -28,7 +28,7 @@ export function resolveHttpUrl(href: string | null | undefined, base: string): U
  * One parse gives both (speed only).
  */
 export function linkTarget(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
-  const permalink = plainPermalink(href);
+  const permalink = plainPermalink(href) ?? plainRootRelativePermalink(href, pageUrl);
   if (permalink !== null) return permalink;
   const url = resolveHttpUrl(href, pageUrl);
   const slug = url === null ? null : lastPathSegment(url.pathname);
@@ -48,6 +48,18 @@ function plainPermalink(href: string | null | undefined): { url: string; slug: s
   const url = href?.trim() ?? '';
   const match = PLAIN_PERMALINK.exec(url);
   return match !== null && isCanonicalOrigin(match[1]!) ? { url, slug: match[2]! } : null;
+}
+
+// The later snapshot writes the same permalinks root-relative (`/soul-land/`); against a page URL
+// whose origin URL prints as written, the link is that origin plus the path (speed only, as above).
+const PLAIN_ROOT_RELATIVE = /^\/(?:[\w-]+\/)*?([\w-]+)\/?$/;
+const PAGE_ORIGIN = /^https?:\/\/[^/?#]+/i;
+
+function plainRootRelativePermalink(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
+  const path = href?.trim() ?? '';
+  const match = PLAIN_ROOT_RELATIVE.exec(path);
+  const origin = match === null ? null : PAGE_ORIGIN.exec(pageUrl)?.[0];
+  return match !== null && origin !== undefined && origin !== null && isCanonicalOrigin(origin) ? { url: `${origin}${path}`, slug: match[1]! } : null;
 }
 
 // URL's verdict on the last origin asked about, since a page's links share one (speed only).

@@ -133,6 +133,7 @@ export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTit
       const answer = await cache.load(key, async () => titleSearch.answer(input.q, input.page));
       return { answer, cacheStatus: 'MISS' } satisfies CatalogResult;
     },
+    pathLookup: (endpoint) => catalog.pathLookup(endpoint),
     lastGood: () => catalog.lastGood(),
   };
 }

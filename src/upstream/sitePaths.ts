@@ -51,6 +51,13 @@ export interface SitePaths {
    * path checks, at most once per recheck interval, whether the path moved, and follows it.
    */
   fetchPage(needs: SitePathKind | null, pathOf: (site: UpstreamSite) => string, priority: FetchPriority): Promise<UpstreamPage>;
+  /** Whether a fetch that `needs` a path would look it up first: the path is neither set nor learned here yet. */
+  unknown(needs: SitePathKind): boolean;
+  /**
+   * Learns `needs` now, when neither kept nor learned yet, by one read of the home page: a paced
+   * caller (the crawler) makes the lookup a request of its own instead of one more inside its next.
+   */
+  learn(needs: SitePathKind, priority: FetchPriority): Promise<void>;
   /** The paths pages are built on now; a path not known yet is the theme's first guess. */
   site(): UpstreamSite;
   status(): SitePathsStatus;
@@ -337,6 +344,12 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
 
   return {
     fetchPage,
+    unknown: (needs) => known(stateOf(upstream.origin), needs) === null,
+    async learn(needs, priority) {
+      const state = stateOf(upstream.origin);
+      await recall(state);
+      if (known(state, needs) === null) await lookupFromHome(state, priority);
+    },
     site: () => siteOf(stateOf(upstream.origin)),
     status() {
       const state = stateOf(upstream.origin);

@@ -1,13 +1,14 @@
 import type { Series } from '../simulator/dataset.js';
+import { episodeSlug, episodesOf } from '../simulator/episodes.js';
 import * as listings from '../simulator/listings.js';
-import { genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
+import { catalogOf, genreUrl, seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
 import { termsOf } from '../simulator/taxonomies.js';
 
 // What our parsers must give for the simulator's listing pages, computed from its dataset (never
 // from our parsers' output); shared by the parser tests on simulator pages and the integration tests.
 
-function posterOf(ctx: PageContext, series: Series, index: number): string {
+export function posterOf(ctx: PageContext, series: Series, index: number): string {
   return posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index);
 }
 
@@ -15,8 +16,19 @@ export function expectedSeriesCard(ctx: PageContext, series: Series, index: numb
   return { title: series.title, slug: series.slug, url: seriesUrl(ctx, series), poster: posterOf(ctx, series, index), type: series.type, status: series.status, sub: series.sub };
 }
 
+/**
+ * A home Recommendation card: the series card, or on a profile whose tabs list episode posts, the
+ * series' latest post as a series card: the post's title, slug and URL; its corner reads the
+ * episode, so the status is only the Completed badge's.
+ */
+export function expectedRecommendationCard(ctx: PageContext, series: Series, index: number) {
+  const latest = ctx.variant.recommendationCards === 'episode' ? episodesOf(series)[0] : undefined;
+  if (latest === undefined) return expectedSeriesCard(ctx, series, index);
+  return { title: latest.title, slug: episodeSlug(latest), url: `${ctx.origin}${latest.path}`, poster: posterOf(ctx, series, index), type: series.type, status: series.status === 'Completed' ? series.status : null, sub: series.sub };
+}
+
 export function expectedSeasonCards(ctx: PageContext, slug: string) {
-  return listings.seasonListing(slug).map((series, index) => ({
+  return listings.seasonListing(slug, catalogOf(ctx)).map((series, index) => ({
     title: series.title,
     slug: series.slug,
     url: seriesUrl(ctx, series),
@@ -34,7 +46,7 @@ export function expectedSeasonCards(ctx: PageContext, slug: string) {
 
 /** The schedule Monday first, as the API answers it whatever order the page prints. */
 export function expectedScheduleDays(ctx: PageContext) {
-  return listings.scheduleByDay().map(({ day, entries }) => ({
+  return listings.scheduleByDay(catalogOf(ctx)).map(({ day, entries }) => ({
     day,
     label: day.charAt(0).toUpperCase() + day.slice(1),
     items: entries.map((entry, index) => ({

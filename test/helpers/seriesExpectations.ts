@@ -3,6 +3,7 @@ import type { EpisodeItem } from '../simulator/catalog.js';
 import { lastModified, type Series, type Term } from '../simulator/dataset.js';
 import { batchesOf, downloadsOf, episodeSlug, episodesOf, longDate, seriesInfo, serversOf, shortDate, siteDate, siteDatetime, type EpisodeLookup } from '../simulator/episodes.js';
 import { seriesUrl, type PageContext } from '../simulator/pages/context.js';
+import { serverPageUrl } from '../simulator/pages/episodePage.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
 import { seriesPosterIndex, synopsisParagraphs } from '../simulator/pages/seriesPage.js';
 
@@ -57,6 +58,17 @@ export function expectedSeries(ctx: PageContext, series: Series): SeriesDetail {
   };
 }
 
+/**
+ * The video servers: protocol-relative sources take the page's scheme. Where the options link to the
+ * site's server pages, the embed shown by default is not among them and comes first as `Default`.
+ */
+function expectedServers(ctx: PageContext, item: EpisodeItem): Episode['servers'] {
+  const servers = serversOf(item);
+  if (ctx.variant.serverOptions === 'base64') return servers.map(({ name, src }) => ({ name, url: new URL(src, ctx.origin).href }));
+  const shown = { name: 'Default', url: new URL(servers[0]?.src ?? '', ctx.origin).href };
+  return [shown, ...servers.map(({ name }, index) => ({ name, url: serverPageUrl(ctx, item, index + 1) }))];
+}
+
 /** What the simulated episode page shows, computed from the simulator's data. */
 export function expectedEpisode(ctx: PageContext, { item, list, index }: EpisodeLookup): Episode {
   const { series } = item;
@@ -72,8 +84,7 @@ export function expectedEpisode(ctx: PageContext, { item, list, index }: Episode
     sub: series.sub,
     releaseDate: siteDate(item.publishedAt),
     releaseDateText: longDate(siteDate(item.publishedAt)),
-    // Protocol-relative sources take the page's scheme.
-    servers: serversOf(item).map(({ name, src }) => ({ name, url: new URL(src, ctx.origin).href })),
+    servers: expectedServers(ctx, item),
     downloads: downloadsOf(item),
     navigation: { previous: link(list[index + 1]), next: link(list[index - 1]), allEpisodes: seriesUrl(ctx, series) },
     episodes: list.map((other, position) => ({

@@ -80,6 +80,8 @@ export interface Variant {
   readonly episodeTitleBlock: 'inside' | 'after';
   /** How the episode page's list titles its entries (`.playinfo > h3|h4`); the `h3` installs leave the link's `title` empty. */
   readonly episodeListHeading: 'h3' | 'h4';
+  /** Whether the episode list's thumbnails repeat the entry's title (`img[title]`); the sister site's carry only an `alt`. */
+  readonly episodeListThumbTitle: boolean;
   /** Video-server option values: base64 of an iframe tag, or links to the site's own server pages `{episode}/v/N/`. */
   readonly serverOptions: 'base64' | 'link';
   /** Series whose later episodes this site has aired (slug → latest episode). */
@@ -124,6 +126,7 @@ const CAFE: Variant = {
   episodeSubInsideType: true,
   episodeTitleBlock: 'inside',
   episodeListHeading: 'h4',
+  episodeListThumbTitle: true,
   serverOptions: 'base64',
   laterEpisodes: {},
 };
@@ -201,6 +204,7 @@ export const VARIANTS: Record<VariantName, Variant> = {
     episodeSubInsideType: true,
     episodeTitleBlock: 'after',
     episodeListHeading: 'h3',
+    episodeListThumbTitle: false,
     serverOptions: 'link',
   },
 };

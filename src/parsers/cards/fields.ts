@@ -40,7 +40,9 @@ export function cardLink(parts: CardParts, pageUrl: string): { url: string; slug
 
 /**
  * What every card that links to a series starts with: its parts, the title (`.tt` own text, then
- * `h2`, then the link title), link and poster; null when it has no link or title.
+ * `h2`, then the link title), link and poster; null when it has no link or title. A card that links
+ * to an episode post (the later snapshot's Recommendation tabs) is titled by its headline, the
+ * post's own title: `.tt` names the series, and title, slug and URL must describe one page.
  */
 export function seriesCardBase(
   $: CheerioAPI,
@@ -49,9 +51,15 @@ export function seriesCardBase(
 ): { parts: CardParts; title: string; slug: string; url: string; poster: string | null } | null {
   const parts = cardParts(el);
   const link = cardLink(parts, pageUrl);
-  const title = ownText(parts.tt) || elementText($, parts.h2) || linkTitle(parts);
+  const headline = linksToEpisodePost($, parts) ? elementText($, parts.h2) : '';
+  const title = headline || ownText(parts.tt) || elementText($, parts.h2) || linkTitle(parts);
   if (link === null || !title) return null;
   return { parts, title, slug: link.slug, url: link.url, poster: cardPoster(parts, pageUrl) };
+}
+
+/** Whether the card's corner (`.epx`) reads an episode ("Ep 05", "Movie") rather than a series status. */
+function linksToEpisodePost($: CheerioAPI, parts: CardParts): boolean {
+  return /^(?:ep|eps|episode)\.?\s*\d|^movie$/i.test(elementText($, parts.epx));
 }
 
 /** The title attribute of the card link (`a.tip[title]`), the last fallback for titles. */

@@ -47,16 +47,23 @@ export function readEpisodeLister(markup: string, pageUrl: string): { entries: E
 
 /**
  * The "First Episode" / "New Episode" buttons (`div.lastend > div.inepcx`), told apart by the
- * `epcurfirst` / `epcurlast` class of their label, else by their order.
+ * `epcurfirst` / `epcurlast` class of their label, else by their order. A button that links to `#`
+ * (the later snapshot's First Episode) is the list's entry of the number its label names.
  */
-export function parseFirstAndLatest($: CheerioAPI, lastend: Element, pageUrl: string): { first: EpisodeRef | null; latest: EpisodeRef | null } {
+export function parseFirstAndLatest(
+  $: CheerioAPI,
+  lastend: Element,
+  entries: readonly EpisodeEntry[],
+  pageUrl: string,
+): { first: EpisodeRef | null; latest: EpisodeRef | null } {
   const buttons = allMatches(lastend, (_el, classes) => classes.includes('inepcx')).map((button) => {
     const parts = firstMatches(button, {
       link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
       label: (_el, classes) => classes.includes('epcur'),
     });
-    const target = linkTarget(parts.link?.attribs['href'], pageUrl);
-    const ref = target === null ? null : { episode: parseEpisodeNumber(elementText($, parts.label)), slug: target.slug, url: target.url };
+    const episode = parseEpisodeNumber(elementText($, parts.label));
+    const target = linkTarget(parts.link?.attribs['href'], pageUrl) ?? (episode === null ? undefined : entries.find((entry) => entry.episode === episode)) ?? null;
+    const ref = target === null ? null : { episode, slug: target.slug, url: target.url };
     return { ref, label: parts.label };
   });
   const marked = (name: string) => buttons.find(({ label }) => label !== undefined && hasClass(label, name));

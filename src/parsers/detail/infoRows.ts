@@ -14,6 +14,8 @@ export interface InfoRow {
   links: Element[];
   /** The `datetime` of a `time` element in the row ("Released on", "Updated on"). */
   datetime: string | null;
+  /** That `time` element's `itemprop` (`datePublished`, `dateModified`), which names the date whatever the label. */
+  dateProp: string | null;
 }
 
 /**
@@ -40,6 +42,7 @@ export function infoRows($: CheerioAPI, block: Element): InfoRow[] {
       value,
       links: allMatches(span, (el) => el.name === 'a' && el.attribs['href'] !== undefined),
       datetime: cleanText(time?.attribs['datetime']) || null,
+      dateProp: cleanText(time?.attribs['itemprop']) || null,
     });
   }
   return rows;

@@ -34,7 +34,7 @@ function episodeList(ctx: PageContext, list: readonly EpisodeItem[]): string {
     const number = item.episode === null ? 'Movie' : `Eps ${padEpisode(item.episode)}`;
     const line = heading === 'h3' ? `${number} - ${longDate(siteDate(item.publishedAt))}` : `${number} - ${text(item.series.title)} - ${longDate(siteDate(item.publishedAt))}`;
     return `<li data-id="${item.series.id + index + 1}"><a href="${absolute(ctx, item.path)}" itemprop="url"${heading === 'h3' ? ' title=""' : ''}>
-<div class="thumbnel">${posterImg(ctx, { path: item.series.poster, title: item.title, index, width: 150, height: 84 })}</div>
+<div class="thumbnel">${posterImg(ctx, { path: item.series.poster, title: ctx.variant.episodeListThumbTitle ? item.title : null, alt: item.series.title, index, width: 150, height: 84 })}</div>
 <div class="playinfo"><${heading}>${text(item.title)}</${heading}><span>${line}</span></div>
 </a></li>`;
   });
@@ -49,7 +49,7 @@ function typeAndSubBadges(ctx: PageContext, type: string | null, sub: string | n
 }
 
 /** A server page of the site, `{episode}/v/N/`: the episode page playing its N-th server. */
-function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
+export function serverPageUrl(ctx: PageContext, item: EpisodeItem, server: number): string {
   return `${absolute(ctx, item.path)}v/${server}/`;
 }
 

@@ -32,7 +32,9 @@ export function posterUrl(ctx: PageContext, path: string, style: ImageStyle, ind
 
 export interface ImageInput {
   readonly path: string;
-  readonly title: string;
+  /** The `title` attribute; null prints `alt` alone, as the sister site's episode list does. */
+  readonly title: string | null;
+  readonly alt?: string;
   /** Position in its list; picks the style and the Photon shard. */
   readonly index: number;
   readonly width?: number;
@@ -44,7 +46,8 @@ export function posterImg(ctx: PageContext, input: ImageInput): string {
   const style = imageStyleAt(ctx, input.index);
   const url = posterUrl(ctx, input.path, style, input.index);
   const classes = input.extraClass === undefined ? POSTER_CLASSES : `${POSTER_CLASSES} ${input.extraClass}`;
-  const rest = `loading="lazy" itemprop="image" title="${attr(input.title)}" width="${input.width ?? 247}" height="${input.height ?? 350}"`;
+  const label = input.title === null ? `alt="${attr(input.alt ?? '')}"` : `title="${attr(input.title)}"`;
+  const rest = `loading="lazy" itemprop="image" ${label} width="${input.width ?? 247}" height="${input.height ?? 350}"`;
   const plain = `<img src="${url}" class="${classes}" ${rest}>`;
   const noscript = `<noscript>${plain}</noscript>`;
   switch (style) {

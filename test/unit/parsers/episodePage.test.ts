@@ -9,11 +9,11 @@ import { seriesUrl, type PageContext } from '../../simulator/pages/context.js';
 import { episodePage } from '../../simulator/pages/episodePage.js';
 import { redesign } from '../../simulator/pages/redesign.js';
 import { seriesPage } from '../../simulator/pages/seriesPage.js';
-import { VARIANTS, type VariantName } from '../../simulator/variant.js';
+import { VARIANT_NAMES, VARIANTS, type VariantName } from '../../simulator/variant.js';
 import { expectFixtureError, loadFixture } from './fixture.js';
 
 describe('parseEpisodePage on hand-written pages', () => {
-  it.each(['first', 'finale'])('%s: every field', (name) => {
+  it.each(['first', 'finale', 'sister-meta-after-player'])('%s: every field', (name) => {
     const fixture = loadFixture('episode', name);
     expect(parseEpisodePage(fixture.html, fixture.pageUrl).data).toEqual(fixture.expected);
   });
@@ -27,6 +27,17 @@ describe('parseEpisodePage on hand-written pages', () => {
     expect(html).toContain(badges);
     const { type, sub } = parseEpisodePage(html, fixture.pageUrl).data;
     expect({ type, sub }).toEqual({ type: 'Donghua', sub: 'Sub' });
+  });
+
+  it('reads the episode list titled in h3 with an empty link title and no thumbnail title, as the later snapshot and the sister sites print it', () => {
+    const fixture = loadFixture('episode', 'first');
+    const html = fixture.html
+      .replaceAll('itemprop="url"><div class="thumbnel">', 'itemprop="url" title=""><div class="thumbnel">')
+      .replace(/(<div class="thumbnel"><img [^>]*?) title="[^"]*"/g, '$1')
+      .replace(/<h4>([^<]*)<\/h4><span>Eps (\d+) - Renegade Immortal - /g, '<h3>$1</h3><span>Eps $2 - ');
+    expect(html).not.toContain('<h4>');
+    expect(html).toContain('<h3>Renegade Immortal Episode 02 Subtitle Indonesia</h3><span>Eps 02 - October 2, 2023</span>');
+    expect(parseEpisodePage(html, fixture.pageUrl).data.episodes).toEqual((fixture.expected as { episodes: unknown[] }).episodes);
   });
 
   it('refuses a 200 page that is not an episode page: a series page', () => {
@@ -58,7 +69,7 @@ const CASES: [string, EpisodeLookup][] = [
   ['an episode of a series without type or sub badge', lookup((item) => item.series.type === null || item.series.sub === null)],
 ];
 
-describe.each(['cafe', 'classic'] as const)('parseEpisodePage on simulated %s pages', (variant) => {
+describe.each(VARIANT_NAMES)('parseEpisodePage on simulated %s pages', (variant) => {
   const ctx = contextFor(variant);
 
   it.each(CASES)('%s', (_description, found) => {
@@ -66,11 +77,11 @@ describe.each(['cafe', 'classic'] as const)('parseEpisodePage on simulated %s pa
     expect(parsed.data).toEqual(expectedEpisode(ctx, found));
   });
 
-  it(`prints the sub label ${variant === 'cafe' ? 'inside' : 'beside'} the type badge, and the type is read without it`, () => {
+  it(`prints the sub label ${VARIANTS[variant].episodeSubInsideType ? 'inside' : 'beside'} the type badge, and the type is read without it`, () => {
     const found = lookup((item) => item.series.type === 'Donghua' && item.series.sub === 'Sub');
     const html = episodePage(ctx, found);
     const nested = '<span class="epx"> Donghua <span class="lg">Sub</span></span>';
-    expect(html.includes(nested)).toBe(variant === 'cafe');
+    expect(html.includes(nested)).toBe(ctx.variant.episodeSubInsideType);
     const { type, sub } = parseEpisodePage(html, `${ctx.origin}${found.item.path}`).data;
     expect({ type, sub }).toEqual({ type: 'Donghua', sub: 'Sub' });
   });

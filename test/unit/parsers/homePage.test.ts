@@ -3,7 +3,7 @@ import { parseHomePage } from '../../../src/parsers/homePage.js';
 import { expectFixtureError, loadFixture } from './fixture.js';
 
 describe('parseHomePage', () => {
-  it.each(['page1', 'page2', 'classic'])('parses the %s fixture field by field', (name) => {
+  it.each(['page1', 'page2', 'classic', 'moe-recommendation'])('parses the %s fixture field by field', (name) => {
     const fixture = loadFixture('home', name);
     expect(parseHomePage(fixture.html, fixture.pageUrl)).toEqual(fixture.expected);
   });

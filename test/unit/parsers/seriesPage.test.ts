@@ -8,11 +8,11 @@ import { seriesUrl, type PageContext } from '../../simulator/pages/context.js';
 import { homePage, homePageUrl } from '../../simulator/pages/homePage.js';
 import { redesign } from '../../simulator/pages/redesign.js';
 import { seriesPage } from '../../simulator/pages/seriesPage.js';
-import { VARIANTS, type VariantName } from '../../simulator/variant.js';
+import { VARIANT_NAMES, VARIANTS, type VariantName } from '../../simulator/variant.js';
 import { expectFixtureError, loadFixture } from './fixture.js';
 
 describe('parseSeriesPage on hand-written pages', () => {
-  it.each(['ongoing', 'classic-completed'])('%s: every field', (name) => {
+  it.each(['ongoing', 'classic-completed', 'moe-indonesian'])('%s: every field', (name) => {
     const fixture = loadFixture('series', name);
     expect(parseSeriesPage(fixture.html, fixture.pageUrl).data).toEqual(fixture.expected);
   });
@@ -50,7 +50,7 @@ const CASES: [string, Series][] = [
   pick('series without Network, Season or Trailer rows', (s) => seriesInfo(s).networks.length === 0 && seriesInfo(s).season === null && seriesInfo(s).trailer === null),
 ];
 
-describe.each(['cafe', 'classic'] as const)('parseSeriesPage on simulated %s pages', (variant) => {
+describe.each(VARIANT_NAMES)('parseSeriesPage on simulated %s pages', (variant) => {
   const ctx = contextFor(variant);
 
   it.each(CASES)('%s', (_description, series) => {

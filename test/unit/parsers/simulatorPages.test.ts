@@ -11,17 +11,18 @@ import {
 } from '../../../src/parsers/seriesListPage.js';
 import * as catalog from '../../simulator/catalog.js';
 import type { Series } from '../../simulator/dataset.js';
-import { genreUrl, seriesUrl, type PageContext } from '../../simulator/pages/context.js';
+import { catalogOf, genreUrl, seriesUrl, type PageContext } from '../../simulator/pages/context.js';
+import { expectedRecommendationCard } from '../../helpers/listingExpectations.js';
 import { homePage, homePageUrl } from '../../simulator/pages/homePage.js';
 import { imageStyleAt, posterUrl } from '../../simulator/pages/images.js';
 import { ongoingPage, ongoingPageUrl } from '../../simulator/pages/ongoingPage.js';
 import { redesign } from '../../simulator/pages/redesign.js';
 import { searchPage, searchPageUrl } from '../../simulator/pages/searchPage.js';
 import { seriesListPage } from '../../simulator/pages/seriesListPage.js';
-import { VARIANTS, type VariantName } from '../../simulator/variant.js';
+import { VARIANT_NAMES, VARIANTS, type VariantName } from '../../simulator/variant.js';
 
 // The simulator renders its dataset in the theme's markup; parsing those pages must give back
-// exactly what its catalog functions say each page shows, on both installs of the theme.
+// exactly what its catalog functions say each page shows, on every theme profile.
 
 function contextFor(variant: VariantName): PageContext {
   return { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS[variant] };
@@ -56,7 +57,7 @@ function episodeCard(ctx: PageContext, item: catalog.EpisodeItem, index: number)
 }
 
 function ranked(ctx: PageContext, range: catalog.RankingRange): RankedSeries[] {
-  return catalog.ranking(range).map((series, index) => ({
+  return catalog.ranking(range, catalogOf(ctx)).map((series, index) => ({
     rank: index + 1,
     title: series.title,
     slug: series.slug,
@@ -80,26 +81,27 @@ function pagination(current: number, total: number, numbered: boolean): Paginati
   };
 }
 
-describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
+describe.each(VARIANT_NAMES)('simulated %s pages', (variant) => {
   const ctx = contextFor(variant);
-  const lastHomePage = catalog.homeTotalPages();
+  const site = catalogOf(ctx);
+  const lastHomePage = catalog.homeTotalPages(site);
 
   it.each([1, 2, lastHomePage])('home page %i', (page) => {
     const parsed = parseHomePage(homePage(ctx, page), homePageUrl(ctx, page));
     expect(parsed).toEqual({
       data: {
-        slider: catalog.homeSlider().map((series) => ({
+        slider: catalog.homeSlider(site).map((series) => ({
           title: series.title,
           slug: series.slug,
           url: seriesUrl(ctx, series),
           banner: `${ctx.origin}${series.banner ?? series.poster}`,
           synopsis: series.synopsis,
         })),
-        popularToday: catalog.popularToday().map((item, index) => episodeCard(ctx, item, index)),
-        latestRelease: catalog.latestReleases(page).items.map((item, index) => episodeCard(ctx, item, index)),
-        recommendations: catalog.recommendations().map(({ genre, items }) => ({
+        popularToday: catalog.popularToday(site).map((item, index) => episodeCard(ctx, item, index)),
+        latestRelease: catalog.latestReleases(page, site).items.map((item, index) => episodeCard(ctx, item, index)),
+        recommendations: catalog.recommendations(site).map(({ genre, items }) => ({
           genre: genre.name,
-          items: items.map((series, index) => seriesCard(ctx, series, index)),
+          items: items.map((series, index) => expectedRecommendationCard(ctx, series, index)),
         })),
       },
       pagination: pagination(page, lastHomePage, false),
@@ -111,7 +113,7 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
     ['a multi-page query', 'the', 2],
     ['a query without hits', 'zzzqqq', 1],
   ])('search with %s', (_, query, page) => {
-    const results = catalog.search(query, page);
+    const results = catalog.search(query, page, site);
     const parsed = parseSearchPage(searchPage(ctx, query, page), searchPageUrl(ctx, query, page));
     expect(parsed).toEqual({
       data: { results: results.items.map((series, index) => seriesCard(ctx, series, index)) },
@@ -121,7 +123,7 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
   });
 
   it('ongoing page 2', () => {
-    const results = catalog.ongoing(2);
+    const results = catalog.ongoing(2, site);
     expect(parseSeriesListPage(ongoingPage(ctx, 2), ongoingPageUrl(ctx, 2))).toEqual({
       data: { series: results.items.map((series, index) => seriesCard(ctx, series, index)) },
       pagination: pagination(2, results.totalPages, true),
@@ -130,9 +132,9 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
   });
 
   it('popular series page 2 with the sidebar ranking', () => {
-    const path = ctx.variant.seriesBase;
+    const path = ctx.variant.listPath;
     const params = new URLSearchParams({ order: 'popular', page: '2' });
-    const results = catalog.popular(2);
+    const results = catalog.popular(2, site);
     const parsed = parsePopularSeriesPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
@@ -145,14 +147,14 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
   });
 
   it('new movies page 1 with the NEW MOVIE widget', () => {
-    const path = ctx.variant.seriesBase;
+    const path = ctx.variant.listPath;
     const params = new URLSearchParams({ type: 'movie', order: 'update' });
-    const results = catalog.movies(1);
+    const results = catalog.movies(1, site);
     const parsed = parseNewMoviePage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`);
     expect(parsed).toEqual({
       data: {
         movies: results.items.map((series, index) => seriesCard(ctx, series, index)),
-        latest: catalog.newMovies().map(({ series, dateText }, index) => ({
+        latest: catalog.newMovies(site).map(({ series, dateText }, index) => ({
           title: series.title,
           slug: series.slug,
           url: seriesUrl(ctx, series),
@@ -168,8 +170,8 @@ describe.each(['cafe', 'classic'] as const)('simulated %s pages', (variant) => {
   });
 
   it('a series list page past the end', () => {
-    const path = ctx.variant.seriesBase;
-    const page = catalog.popular(1).totalPages + 1;
+    const path = ctx.variant.listPath;
+    const page = catalog.popular(1, site).totalPages + 1;
     const params = new URLSearchParams({ order: 'popular', page: String(page) });
     expect(() => parseSeriesListPage(seriesListPage(ctx, path, params), `${ctx.origin}${path}?${params.toString()}`)).toThrow(
       new PagePastEndError('seriesList', page),

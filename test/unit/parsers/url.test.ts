@@ -64,6 +64,20 @@ describe('linkTarget', () => {
     },
   );
 
+  // The later snapshot's root-relative permalinks: the page's origin plus the path, as URL resolves them.
+  it.each([
+    ['/soul-land/', 'https://anichin.moe/x/', 'https://anichin.moe/soul-land/', 'soul-land'],
+    ['/anime/soul-land', 'https://anichin.moe/', 'https://anichin.moe/anime/soul-land', 'soul-land'],
+    ['/soul-land/', 'HTTPS://AniChin.MOE/x/', 'https://anichin.moe/soul-land/', 'soul-land'],
+    ['/soul-land/', 'https://anichin.moe:443/x/', 'https://anichin.moe/soul-land/', 'soul-land'],
+    ['/soul-land/', 'http://127.0.0.1:41234/x/', 'http://127.0.0.1:41234/soul-land/', 'soul-land'],
+    ['//other.test/soul-land/', 'https://anichin.moe/x/', 'https://other.test/soul-land/', 'soul-land'],
+    ['/seri/../soul-land/', 'https://anichin.moe/x/', 'https://anichin.moe/soul-land/', 'soul-land'],
+  ])('%j on %s → %s', (href, pageUrl, url, slug) => {
+    expect(linkTarget(href, pageUrl)).toEqual({ url, slug });
+    expect(new URL(href, pageUrl).href).toBe(url);
+  });
+
   it('judges each origin anew when links of several origins alternate', () => {
     const hrefs = ['https://AniChin.cafe/a/', 'https://anichin.cafe/b/', 'http://x.test:80/c/', 'http://x.test:8080/d/', 'https://AniChin.cafe/e/'];
     expect(hrefs.map((href) => linkTarget(href, page)?.url)).toEqual([

@@ -12,8 +12,7 @@ import { VARIANTS } from '../../simulator/variant.js';
 // references (the `not-text` fault): the answer is the clean page's, field for field, and no string
 // in it holds such a character.
 
-// `moe` waits for the list path of its own (`/anime/`, beside series at `/{slug}/`): one series path serves both here.
-describe.each(['cafe', 'classic', 'sister'] as const)('every parser on %s pages with characters that are not text', (variant) => {
+describe.each(['cafe', 'classic', 'moe', 'sister'] as const)('every parser on %s pages with characters that are not text', (variant) => {
   let simulator: Simulator;
   let inputs: Map<string, Record<string, unknown>>;
 
@@ -24,7 +23,7 @@ describe.each(['cafe', 'classic', 'sister'] as const)('every parser on %s pages 
   }
 
   const upstreamPath = (endpoint: AnyEndpoint, input: Record<string, unknown>) =>
-    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase, listPath: VARIANTS[variant].seriesBase });
+    endpoint.upstreamPath(input as never, { seriesPath: VARIANTS[variant].seriesBase, listPath: VARIANTS[variant].listPath });
 
   async function parsedPair(endpoint: AnyEndpoint, input: Record<string, unknown>) {
     const path = upstreamPath(endpoint, input);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isBlank } from './blank.js';
 
 // Request parameters: the query and the path. Raw query values arrive as strings, or arrays when
 // repeated; the schemas accept only the exact textual forms a person would type, so "1e9", "2abc"
@@ -47,7 +48,7 @@ const searchTerm = queryParam('q', (raw) => {
   // The upstream search ignores case and extra spaces, so the normalised form is what we search,
   // cache and echo back as `query`.
   const text = raw.trim().replace(/\s+/g, ' ').toLowerCase();
-  if (text.length === 0) return { message: 'q must not be blank', rule: 'not blank' };
+  if (isBlank(text)) return { message: 'q must not be blank', rule: 'not blank' };
   // Counted in code points so that an emoji is one character, as everywhere else in the API.
   if ([...text].length > SEARCH_QUERY_MAX)
     return {

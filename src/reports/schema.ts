@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { REPORT_CENTER_PATHS } from '../catalog/endpoints/index.js';
+import { isBlank } from '../contract/blank.js';
 
 // The Report Center's fields as the contract defines them. The page, POST /report, POST /api/reports,
 // the OpenAPI document and the operators' tools all read these lists.
@@ -87,7 +88,7 @@ function textField(field: string, max: number, description: string) {
     field,
     (raw) => {
       const text = normalizeLineBreaks(raw);
-      if (text.trim() === '') return issue(`${field} must not be blank`, 'not blank');
+      if (isBlank(text)) return issue(`${field} must not be blank`, 'not blank');
       if (codePointLength(text) > max) return issue(`${field} must be at most ${max} characters`, `max ${max} characters`);
       return text;
     },

@@ -151,6 +151,8 @@ describe('bad input gets 400 INVALID_PARAMETER with per-field details', () => {
   it.each([
     ['/catalog/search', 'q', 'required'],
     ['/catalog/search?q=%20%20%20', 'q', 'not blank'],
+    ['/catalog/search?q=%E2%80%8B', 'q', 'not blank'],
+    ['/catalog/search?q=%00%E2%80%8D', 'q', 'not blank'],
     [`/catalog/search?q=${'a'.repeat(101)}`, 'q', 'max 100 characters'],
     ['/catalog/search?q=a&q=b', 'q', 'single value'],
     ['/catalog/search?q=a&source=web', 'source', 'one of: site, catalog'],

@@ -124,6 +124,9 @@ describe('POST /api/reports', () => {
     ['an empty title', { title: '' }, 'title', 'required', 'title is required'],
     ['a whitespace-only title', { title: ' \t ' }, 'title', 'not blank', 'title must not be blank'],
     ['a whitespace-only description', { description: '\n \n' }, 'description', 'not blank', 'description must not be blank'],
+    ['a title of a zero-width space', { title: '\u200B' }, 'title', 'not blank', 'title must not be blank'],
+    ['a title of a NUL', { title: '\u0000' }, 'title', 'not blank', 'title must not be blank'],
+    ['a description of zero-width and control characters', { description: '\u200B\u200D\uFEFF\u0007 \u2060' }, 'description', 'not blank', 'description must not be blank'],
     ['a title of 101 characters', { title: 'a'.repeat(101) }, 'title', 'max 100 characters', 'title must be at most 100 characters'],
     ['a title of 101 emoji', { title: '\u{1F600}'.repeat(101) }, 'title', 'max 100 characters', 'title must be at most 100 characters'],
     [

@@ -27,7 +27,7 @@ export function testClient(origins: readonly string[], overrides: Partial<Upstre
   const client = createUpstreamClient({
     origins,
     timeoutMs: 3000,
-    originFile: createFileOrigin(tempDataDir()),
+    originFile: createFileOrigin(tempDataDir(), createLogger('silent')),
     logger: createLogger('silent'),
     shared: unshared(),
     ...overrides,

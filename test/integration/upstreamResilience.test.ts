@@ -141,7 +141,7 @@ describe('mirror failover', () => {
   it('fails over to the next origin when the first keeps failing, validates it, adopts it and persists the choice', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const dataDir = tempDataDir();
-    const { client } = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir), breakerThreshold: 2, maxRetries: 0 });
+    const { client } = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')), breakerThreshold: 2, maxRetries: 0 });
     primary.setFaults([{ kind: 'status', status: 522 }]);
     await rejection(client.fetchPage('/ongoing/'));
     const page = await client.fetchPage('/ongoing/');
@@ -161,7 +161,7 @@ describe('mirror failover', () => {
     expect(persisted).toMatchObject({ origin: mirror.origin, movedFrom: null });
 
     // A restart starts on the adopted mirror.
-    const restarted = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir) }).client;
+    const restarted = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client;
     expect(restarted.origin).toBe(mirror.origin);
     expect((await restarted.fetchPage('/')).url).toBe(`${mirror.origin}/`);
   });
@@ -169,15 +169,15 @@ describe('mirror failover', () => {
   it('follows a domain move: validates the redirect target and adopts it', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const dataDir = tempDataDir();
-    const { client } = testClient([primary.origin], { originFile: createFileOrigin(dataDir) });
+    const { client } = testClient([primary.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')) });
     primary.setFaults([{ kind: 'redirect', location: mirror.origin }]);
     const page = await client.fetchPage('/ongoing/page/2/');
     expect(page.url).toBe(`${mirror.origin}/ongoing/page/2/`);
     expect(client.origin).toBe(mirror.origin);
     expect(JSON.parse(readFileSync(join(dataDir, 'upstream-origin.json'), 'utf8'))).toMatchObject({ origin: mirror.origin, movedFrom: primary.origin });
-    expect(testClient([primary.origin], { originFile: createFileOrigin(dataDir) }).client.origin).toBe(mirror.origin);
+    expect(testClient([primary.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe(mirror.origin);
     // The configured list no longer naming the old origin drops the persisted choice.
-    expect(testClient(['https://other.example'], { originFile: createFileOrigin(dataDir) }).client.origin).toBe('https://other.example');
+    expect(testClient(['https://other.example'], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe('https://other.example');
   });
 
   it('sets aside an origin that answers a parked page and moves on', async () => {

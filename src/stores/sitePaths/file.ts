@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../../config/logger.js';
 import { writeFileAtomically } from '../../files/atomicFile.js';
+import { readJsonFile } from '../../files/jsonFile.js';
 import { OriginPaths, type SitePathsStore } from '../../upstream/sitePathsStore.js';
 
 // The paths learned per origin survive restarts: one small JSON file in DATA_DIR, replaced
@@ -14,18 +14,8 @@ const Kept = z.record(z.string(), OriginPaths);
 export function createFileSitePaths(dataDir: string, logger: Logger): SitePathsStore {
   const path = join(dataDir, FILE_NAME);
   let kept: Record<string, OriginPaths> | undefined;
-  // Read once, at the first use: an unreadable file is as good as none (the paths are learned again).
-  const all = () => {
-    if (kept === undefined) {
-      try {
-        const parsed = Kept.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-        kept = parsed.success ? parsed.data : {};
-      } catch {
-        kept = {};
-      }
-    }
-    return kept;
-  };
+  // Read once, at the first use: a damaged file is moved aside, and the paths are learned again.
+  const all = () => (kept ??= readJsonFile(path, Kept, logger) ?? {});
   return {
     read: async (origin) => all()[origin] ?? null,
     async write(paths) {

@@ -33,7 +33,7 @@ const wordpress = (text: string) => `<html><head><link rel="stylesheet" href="/w
 function clientFor(origin: string, options: Pick<UpstreamClientOptions, 'timeoutMs' | 'connections'>) {
   return createUpstreamClient({
     origins: [origin],
-    originFile: createFileOrigin(mkdtempSync(join(tmpdir(), 'upstream-client-'))),
+    originFile: createFileOrigin(mkdtempSync(join(tmpdir(), 'upstream-client-')), createLogger('silent')),
     logger: createLogger('silent'),
     shared: unshared(),
     ...options,

@@ -10,9 +10,11 @@ const gzip = promisify(gzipCallback);
 
 // The three files of /export: built at most once per change of the local catalog (each synced
 // view), on the first request after it, and compressed once per build; a request sends the bytes
-// as they are. The .json names its schema by
-// this service's own origin, so it is built per origin (PUBLIC_URL makes that one); the .jsonl and
-// the schema are the same for all.
+// as they are. The .json names its schema by this service's own origin, so it is built per origin:
+// PUBLIC_URL makes that one. Without it the origin is the request's Host, which any client chooses:
+// the first few Hosts after a change get their own build, and every later one the one build that
+// names the schema by its path alone, so that a new Host per request costs no build and no client's
+// Host ends up in another client's document. The .jsonl and the schema are the same for all.
 
 export type ExportFileName = 'catalog.json' | 'catalog.jsonl' | 'catalog.schema.json';
 
@@ -32,8 +34,10 @@ export interface CatalogFiles {
   held(name: ExportFileName, origin: string): ExportFile | undefined;
 }
 
-/** Origins whose .json is kept built: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
-const ORIGINS_KEPT = 4;
+/** Origins whose .json names them, per change: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
+const ORIGINS_NAMED = 4;
+/** The key of the build for every origin past them: its `$schema` is the path alone. */
+const PATH_ONLY = '';
 
 const MEDIA_TYPES: Record<ExportFileName, string> = {
   'catalog.json': 'application/json; charset=utf-8',
@@ -59,7 +63,15 @@ async function fileOf(name: ExportFileName, body: Buffer, lastModified: string):
 const json = (value: unknown) => Buffer.from(JSON.stringify(value));
 const COMMA = Buffer.from(',');
 
-export function createCatalogFiles({ index, enabled, source }: { index: CatalogIndex; enabled: boolean; source: () => string }): CatalogFiles {
+export function createCatalogFiles({
+  index,
+  enabled,
+  source,
+}: {
+  index: CatalogIndex;
+  enabled: boolean;
+  source: () => string;
+}): CatalogFiles {
   // Per view: the .jsonl, and the .json of each origin asked for, each built once.
   let jsonl: Promise<ExportFile> | undefined;
   let byOrigin = new Map<string, Promise<ExportFile>>();
@@ -67,7 +79,10 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
   // Each build's file once it is done, for `held`.
   const done = new WeakMap<Promise<ExportFile>, ExportFile>();
   const tracked = (build: Promise<ExportFile>) => {
-    build.then((file) => done.set(build, file), () => undefined);
+    build.then(
+      (file) => done.set(build, file),
+      () => undefined,
+    );
     return build;
   };
 
@@ -84,7 +99,13 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
       complete: current.complete,
       count: current.entries.length,
     });
-    const body = Buffer.concat([Buffer.from(`${head.slice(0, -1)},"series":[`), ...entries, Buffer.from('],"removed":'), json(current.removed), Buffer.from('}')]);
+    const body = Buffer.concat([
+      Buffer.from(`${head.slice(0, -1)},"series":[`),
+      ...entries,
+      Buffer.from('],"removed":'),
+      json(current.removed),
+      Buffer.from('}'),
+    ]);
     return tracked(fileOf('catalog.json', body, new Date(current.updatedAt).toUTCString()));
   }
 
@@ -105,6 +126,13 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
     byOrigin = new Map();
   });
 
+  /** The .json build an origin gets: its own while it is among the first ORIGINS_NAMED since the change, else the path-only one. */
+  function buildKeyOf(origin: string): string {
+    if (byOrigin.has(origin)) return origin;
+    const named = byOrigin.size - (byOrigin.has(PATH_ONLY) ? 1 : 0);
+    return named < ORIGINS_NAMED ? origin : PATH_ONLY;
+  }
+
   return {
     async file(name, origin) {
       const current = index.view();
@@ -119,21 +147,17 @@ export function createCatalogFiles({ index, enabled, source }: { index: CatalogI
         jsonl ??= buildJsonl(current);
         return jsonl;
       }
-      let built = byOrigin.get(origin);
+      const key = buildKeyOf(origin);
+      let built = byOrigin.get(key);
       if (built === undefined) {
-        built = buildJson(current, origin);
-        byOrigin.delete(origin);
-        byOrigin.set(origin, built);
-        if (byOrigin.size > ORIGINS_KEPT) byOrigin.delete(byOrigin.keys().next().value!);
-      } else {
-        byOrigin.delete(origin);
-        byOrigin.set(origin, built);
+        built = buildJson(current, key);
+        byOrigin.set(key, built);
       }
       return built;
     },
     held(name, origin) {
       if (!enabled) return undefined;
-      const built = name === 'catalog.schema.json' ? schema : name === 'catalog.jsonl' ? jsonl : byOrigin.get(origin);
+      const built = name === 'catalog.schema.json' ? schema : name === 'catalog.jsonl' ? jsonl : byOrigin.get(buildKeyOf(origin));
       return built && done.get(built);
     },
   };

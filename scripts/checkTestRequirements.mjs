@@ -24,11 +24,14 @@ function fail(line) {
   process.exit(1);
 }
 
-if (!executable(new URL('../node_modules/.bin/vitest', import.meta.url).pathname)) fail('npm test: the dependencies are missing; run "npm ci" first.');
+if (!executable(new URL('../node_modules/.bin/vitest', import.meta.url).pathname))
+  fail('npm test: the dependencies are missing; run "npm ci" first.');
 
 const chromiumPath = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM;
 if (chromiumPath !== DEFAULT_CHROMIUM && !executable(chromiumPath))
-  fail(`npm test: CHROMIUM_PATH=${chromiumPath} is not an executable; point it at Chromium or unset it to use Debian's ${DEFAULT_CHROMIUM}.`);
+  fail(
+    `npm test: CHROMIUM_PATH=${chromiumPath} is not an executable; point it at Chromium or unset it to use Debian's ${DEFAULT_CHROMIUM}.`,
+  );
 
 // The code samples of /docs are run as pasted: curl, and python3 with requests.
 const pythonHasRequests = () => spawnSync('python3', ['-c', 'import requests'], { stdio: 'ignore' }).status === 0;
@@ -42,8 +45,13 @@ const missing = () =>
 const packages = missing();
 if (packages.length > 0) {
   const install = `apt-get install -y --no-install-recommends ${packages.join(' ')}`;
-  if (process.getuid?.() !== 0 || !onPath('apt-get')) fail(`npm test needs ${packages.join(' and ')}: run "sudo apt-get update && sudo ${install}", then npm test again.`);
+  if (process.getuid?.() !== 0 || !onPath('apt-get'))
+    fail(`npm test needs ${packages.join(' and ')}: run "sudo apt-get update && sudo ${install}", then npm test again.`);
   console.error(`npm test needs ${packages.join(' and ')}; installing with apt-get.`);
-  const run = spawnSync('sh', ['-c', `apt-get update && ${install}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (run.status !== 0 || missing().length > 0) fail(`npm test: "apt-get update && ${install}" failed (see above); install ${missing().join(' and ')} and run npm test again.`);
+  const run = spawnSync('sh', ['-c', `apt-get update && ${install}`], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (run.status !== 0 || missing().length > 0)
+    fail(`npm test: "apt-get update && ${install}" failed (see above); install ${missing().join(' and ')} and run npm test again.`);
 }

@@ -186,7 +186,11 @@ export function createApp({
   // The API's door, in front of Express: one entry per kind of resource. Only the API counts
   // against this quota: pages, static files, /health and CORS preflights never do.
   const door = createDoor(app, {
-    resources: [catalogResource(catalog, now), feedResource(feeds, originRuleOf(app), now), exportResource(catalogFiles, originRuleOf(app))],
+    resources: [
+      catalogResource(catalog, now),
+      feedResource(feeds, originRuleOf(app), now),
+      exportResource(catalogFiles, originRuleOf(app)),
+    ],
     quota,
     logger,
     metrics,

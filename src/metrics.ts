@@ -82,7 +82,7 @@ export function createMetrics() {
     }),
     answersServedStale: new Counter({
       name: 'answers_served_stale_total',
-      help: 'Last good answers served in place of a failed fetch (X-Cache: STALE with meta.stale), by the failure\'s error code',
+      help: "Last good answers served in place of a failed fetch (X-Cache: STALE with meta.stale), by the failure's error code",
       labelNames: ['reason'] as const,
       registers,
     }),
@@ -103,7 +103,7 @@ export function createMetrics() {
     }),
     redisFallbacks: new Counter({
       name: 'redis_fallbacks_total',
-      help: 'Operations that used this instance\'s memory because Redis failed them, by use (quota, cache, lock, clearance, origin, paths, first-seen, reports)',
+      help: "Operations that used this instance's memory because Redis failed them, by use (quota, cache, lock, clearance, origin, paths, first-seen, reports)",
       labelNames: ['use'] as const,
       registers: [],
     }),

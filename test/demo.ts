@@ -48,7 +48,10 @@ for (const endpoint of endpoints) {
   console.log(`  curl -s '${base}${urlWithParameters(endpoint.path, slug === undefined ? parameters : { ...parameters, slug })}'`);
 }
 console.log('\nFeeds (Atom; .rss and .json too), for a feed reader or a bot:');
-for (const feed of feeds) console.log(`  curl -s '${base}${urlWithParameters(`${feed.path}.atom`, feed.params.shape.slug === undefined ? {} : { slug: demoSeries.slug })}'`);
+for (const feed of feeds)
+  console.log(
+    `  curl -s '${base}${urlWithParameters(`${feed.path}.atom`, feed.params.shape.slug === undefined ? {} : { slug: demoSeries.slug })}'`,
+  );
 console.log(`\nThe whole catalog, once the crawler's first pass is done (its progress: ${base}/status):`);
 console.log(`  curl -s '${base}/export/catalog.json' | jq '.count'`);
 console.log(`  curl -s '${base}/export/catalog.jsonl' | head -n 1`);

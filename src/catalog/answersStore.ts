@@ -11,7 +11,11 @@ export interface AnswersStore {
    * after `newerThan`, for a refresh of an answer of that age), else `fetchHere()`'s, fetched by one
    * instance at a time and kept. The caller has its outcome within the page deadline, or `onGiveUp()`'s error.
    */
-  load(key: string, fetchHere: () => Promise<CatalogAnswer>, options: { newerThan?: number; onGiveUp: () => Error }): Promise<CatalogAnswer>;
+  load(
+    key: string,
+    fetchHere: () => Promise<CatalogAnswer>,
+    options: { newerThan?: number; onGiveUp: () => Error },
+  ): Promise<CatalogAnswer>;
   /** The newest answer kept for `key`, however old, for when its fetch failed; undefined when none is kept. */
   lastGood(key: string): Promise<CatalogAnswer | undefined>;
   /** Forgets the answer of `key` everywhere it is kept: the page is gone upstream. */

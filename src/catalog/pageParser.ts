@@ -116,7 +116,8 @@ export function warmPageParser(): Promise<void> {
   return ready;
 }
 
-const parseBusy = (why: string) => new ServiceBusyError(`${why}; this service's parse threads are all busy`, PARSE_BUSY_RETRY_AFTER_SECONDS);
+const parseBusy = (why: string) =>
+  new ServiceBusyError(`${why}; this service's parse threads are all busy`, PARSE_BUSY_RETRY_AFTER_SECONDS);
 
 /**
  * Throws ServiceBusyError when MAX_QUEUED_PAGES pages already wait for a parse thread: a miss asks
@@ -132,7 +133,12 @@ export function checkParseRoom(): void {
  * UpstreamUnreadablePageError for a page not parsed within the deadline or the thread's memory
  * bound, and ServiceBusyError when the queue is full or the threads did not load.
  */
-export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: string, input: Record<string, unknown>): Promise<ParsedAnswer> {
+export async function parsePage(
+  endpoint: AnyEndpoint,
+  html: string,
+  pageUrl: string,
+  input: Record<string, unknown>,
+): Promise<ParsedAnswer> {
   if (!loaded && !(await Promise.race([warmPageParser().then(() => true), sleep(THREAD_LOAD_WAIT_MS, false, { ref: false })])))
     throw parseBusy(`The parse threads did not load within ${THREAD_LOAD_WAIT_MS} ms`);
   // Counted here, not by piscina's maxQueue, which does not count tasks that carry an abort signal.
@@ -150,9 +156,14 @@ export async function parsePage(endpoint: AnyEndpoint, html: string, pageUrl: st
     outcome = await threads().run({ taskId, endpointPath: endpoint.path, html, pageUrl, input }, { signal: deadline.signal });
   } catch (error) {
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
-      throw new UpstreamUnreadablePageError(`The page was not parsed within ${PARSE_DEADLINE_MS} ms and ${THREAD_HEAP_MB} MB`, pageUrl, 'unparsable', {
-        cause: error,
-      });
+      throw new UpstreamUnreadablePageError(
+        `The page was not parsed within ${PARSE_DEADLINE_MS} ms and ${THREAD_HEAP_MB} MB`,
+        pageUrl,
+        'unparsable',
+        {
+          cause: error,
+        },
+      );
     throw error;
   } finally {
     clearTimeout(timer);

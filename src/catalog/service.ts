@@ -177,7 +177,11 @@ export function createCatalogService({
     return key;
   };
 
-  async function fetchAnswer(endpoint: AnyEndpoint, input: Record<string, unknown>, priority: FetchPriority): Promise<{ answer: CatalogAnswer; upstream: UpstreamFacts }> {
+  async function fetchAnswer(
+    endpoint: AnyEndpoint,
+    input: Record<string, unknown>,
+    priority: FetchPriority,
+  ): Promise<{ answer: CatalogAnswer; upstream: UpstreamFacts }> {
     // The route validated `input` with this endpoint's own schema, so the cast is exact.
     const typedInput = input as never;
     // No fetch for a page that could not be parsed soon: the site is not asked for nothing.
@@ -218,7 +222,13 @@ export function createCatalogService({
    * The answer the cache's loader stores: fetched here, or with REDIS_URL one another instance
    * stored or is fetching (newer than `newerThan` when refreshing an answer of that age).
    */
-  function load(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, newerThan?: number, priority: FetchPriority = 'user'): Promise<CatalogAnswer> {
+  function load(
+    endpoint: AnyEndpoint,
+    input: Record<string, unknown>,
+    key: string,
+    newerThan?: number,
+    priority: FetchPriority = 'user',
+  ): Promise<CatalogAnswer> {
     const fetchHere = () => {
       const failed = failedPages.get(key);
       if (failed !== undefined) return Promise.reject(failed);
@@ -251,7 +261,13 @@ export function createCatalogService({
    * refresh failed because of the upstream, the stale answer says so (meta.stale) until one succeeds;
    * a refresh that finds the page gone drops it.
    */
-  function served(endpoint: AnyEndpoint, input: Record<string, unknown>, key: string, answer: CatalogAnswer, freshness: Freshness): CatalogResult {
+  function served(
+    endpoint: AnyEndpoint,
+    input: Record<string, unknown>,
+    key: string,
+    answer: CatalogAnswer,
+    freshness: Freshness,
+  ): CatalogResult {
     if (freshness === 'fresh') return { answer, cacheStatus: 'HIT' };
     cache.refresh(key, () =>
       load(endpoint, input, key, answer.fetchedAt).catch((error: unknown) => {
@@ -271,7 +287,9 @@ export function createCatalogService({
     failedRefreshes.delete(key);
     failedFetches.delete(key);
     cache.delete(key);
-    return answers.drop(key).catch((error: unknown) => logger.warn({ err: error, key }, 'could not drop the kept answer of a page gone upstream'));
+    return answers
+      .drop(key)
+      .catch((error: unknown) => logger.warn({ err: error, key }, 'could not drop the kept answer of a page gone upstream'));
   }
 
   function peek(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined {
@@ -340,13 +358,15 @@ export function createCatalogService({
     }
     if (at - failure.triedAt >= FAILED_FETCH_RETRY_MS) {
       failure.triedAt = at;
-      cache.load(key, () => load(endpoint, input, key)).catch((error: unknown) => {
-        logger.warn({ err: error, key }, 'the page failed again; its last good answer still stands in');
-        const code = codeOf(error);
-        if (code === 'NOT_FOUND') void forget(key);
-        else if (STALE_REASONS.has(code)) failedFetches.set(key, { reason: code as StaleReason, triedAt: at });
-        else failedFetches.delete(key);
-      });
+      cache
+        .load(key, () => load(endpoint, input, key))
+        .catch((error: unknown) => {
+          logger.warn({ err: error, key }, 'the page failed again; its last good answer still stands in');
+          const code = codeOf(error);
+          if (code === 'NOT_FOUND') void forget(key);
+          else if (STALE_REASONS.has(code)) failedFetches.set(key, { reason: code as StaleReason, triedAt: at });
+          else failedFetches.delete(key);
+        });
     }
     onLookup('stale');
     return servedStale(kept, failure.reason);
@@ -369,7 +389,12 @@ export function createCatalogService({
     return servedStale(kept, code as StaleReason);
   }
 
-  async function fetch(endpoint: AnyEndpoint, input: Record<string, unknown>, newerThan?: number, priority: FetchPriority = 'user'): Promise<CatalogResult> {
+  async function fetch(
+    endpoint: AnyEndpoint,
+    input: Record<string, unknown>,
+    newerThan?: number,
+    priority: FetchPriority = 'user',
+  ): Promise<CatalogResult> {
     onLookup('miss');
     const key = keyOf(endpoint, input);
     let answer: CatalogAnswer;

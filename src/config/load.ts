@@ -8,9 +8,7 @@ export class ConfigError extends Error {
 /** Reads the configuration once, at start. Empty variables count as unset. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.keys(ConfigSchema.shape);
-  const input = Object.fromEntries(
-    known.filter((name) => env[name] !== undefined && env[name] !== '').map((name) => [name, env[name]]),
-  );
+  const input = Object.fromEntries(known.filter((name) => env[name] !== undefined && env[name] !== '').map((name) => [name, env[name]]));
   const result = ConfigSchema.safeParse(input);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => {

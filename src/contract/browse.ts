@@ -96,7 +96,10 @@ const letterParam = queryParam('letter', (raw) => {
   if (text === '') return null;
   return (AZ_LETTERS as readonly string[]).includes(text)
     ? text
-    : { message: `letter must be one of ${AZ_LETTERS.join(' ')} (# sent as %23), or absent for the whole list`, rule: `one of ${AZ_LETTERS.join(' ')}` };
+    : {
+        message: `letter must be one of ${AZ_LETTERS.join(' ')} (# sent as %23), or absent for the whole list`,
+        rule: `one of ${AZ_LETTERS.join(' ')}`,
+      };
 }).meta({
   description: 'A letter of the A–Z list: A to Z, 0-9 or # (sent as %23); absent for the whole list',
   type: 'string',
@@ -106,7 +109,14 @@ const letterParam = queryParam('letter', (raw) => {
 /** Comma-separated slugs, each by the contract's slug rule, at most FILTER_LIST_MAX; duplicates dropped. */
 function slugListParam(field: string, what: string) {
   return queryParam(field, (raw) => {
-    const slugs = [...new Set((raw ?? '').split(',').map((part) => part.trim()).filter(Boolean))];
+    const slugs = [
+      ...new Set(
+        (raw ?? '')
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      ),
+    ];
     if (slugs.length > FILTER_LIST_MAX)
       return { message: `${field} takes at most ${FILTER_LIST_MAX} slugs`, rule: `at most ${FILTER_LIST_MAX} slugs` };
     const bad = slugs.find((slug) => !isUpstreamSlug(slug));

@@ -26,7 +26,7 @@ export const RemovedSeries = z
 
 export const CatalogExport = z
   .object({
-    $schema: absoluteUrl.describe('This document\'s JSON Schema (/export/catalog.schema.json)'),
+    $schema: absoluteUrl.describe("This document's JSON Schema (/export/catalog.schema.json)"),
     source: absoluteUrl.describe('The upstream origin the catalog was read from'),
     generatedAt: isoDateTime.describe('When the catalog last changed'),
     complete: z.boolean().describe('True once every listed series has been read at least once'),

@@ -71,7 +71,8 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
   UPSTREAM_ERROR: {
     status: 502,
     when: 'The upstream answered with an error, could not be reached, redirected to another domain, or served a page that is too large, cut off or not readable in time',
-    kapan: 'Situs sumber menjawab dengan error, tidak bisa dihubungi, dialihkan ke domain lain, atau mengirim halaman yang terlalu besar, terpotong, atau tidak terbaca tepat waktu',
+    kapan:
+      'Situs sumber menjawab dengan error, tidak bisa dihubungi, dialihkan ke domain lain, atau mengirim halaman yang terlalu besar, terpotong, atau tidak terbaca tepat waktu',
   },
   UPSTREAM_LAYOUT_CHANGED: {
     status: 502,
@@ -96,17 +97,20 @@ export const ERROR_CODES: Record<ErrorCode, ErrorCodeDoc> = {
   SERVICE_BUSY: {
     status: 503,
     when: "The service's own queue (connections to the upstream, parse threads) is full right now; the upstream is not to blame. Retry-After says when to try again",
-    kapan: 'Antrean layanan ini sendiri (koneksi ke situs sumber, thread pengurai) sedang penuh; bukan salah situs sumber. Retry-After menyebut kapan mencoba lagi',
+    kapan:
+      'Antrean layanan ini sendiri (koneksi ke situs sumber, thread pengurai) sedang penuh; bukan salah situs sumber. Retry-After menyebut kapan mencoba lagi',
   },
   CATALOG_NOT_READY: {
     status: 503,
     when: 'The export or a search with source=catalog was asked while the catalog crawler is turned off or has read nothing yet; Retry-After says when to try again',
-    kapan: 'Ekspor atau pencarian source=catalog diminta saat perayap katalog dimatikan atau belum membaca apa pun; Retry-After menyebut kapan mencoba lagi',
+    kapan:
+      'Ekspor atau pencarian source=catalog diminta saat perayap katalog dimatikan atau belum membaca apa pun; Retry-After menyebut kapan mencoba lagi',
   },
   REPORT_NOT_STORED: {
     status: 503,
     when: "A report could not be written to this service's disk (full, or failing); nothing was stored. Retry-After says when to send it again",
-    kapan: 'Laporan tidak bisa ditulis ke disk layanan ini (penuh atau rusak); tidak ada yang tersimpan. Retry-After menyebut kapan mengirim lagi',
+    kapan:
+      'Laporan tidak bisa ditulis ke disk layanan ini (penuh atau rusak); tidak ada yang tersimpan. Retry-After menyebut kapan mengirim lagi',
   },
   INTERNAL_ERROR: {
     status: 500,

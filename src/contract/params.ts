@@ -10,16 +10,19 @@ export type Issue = { message: string; rule: string };
 
 /** A parameter read by `read` from its one raw value; a repeated parameter is refused. */
 export function queryParam<T>(field: string, read: (raw: string | undefined) => T | Issue) {
-  return z.unknown().optional().transform((raw, ctx): T => {
-    const result = Array.isArray(raw)
-      ? { message: `${field} must be given once`, rule: 'single value' }
-      : read(typeof raw === 'string' ? raw : undefined);
-    if (isIssue(result)) {
-      ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
-      return z.NEVER;
-    }
-    return result;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((raw, ctx): T => {
+      const result = Array.isArray(raw)
+        ? { message: `${field} must be given once`, rule: 'single value' }
+        : read(typeof raw === 'string' ? raw : undefined);
+      if (isIssue(result)) {
+        ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
+        return z.NEVER;
+      }
+      return result;
+    });
 }
 
 function isIssue(value: unknown): value is Issue {
@@ -74,7 +77,10 @@ const SLUG_CHARACTERS = /^(?:[a-z0-9-]|(?!\p{ASCII})[\p{L}\p{M}\p{N}\p{S}])+$/u;
  */
 export const slugParam = (field: string, what: string) =>
   queryParam(field, (raw) => {
-    const rule = { message: `${field} must be the upstream's slug of the ${what}: lower-case letters, digits and hyphens (or percent-encoded UTF-8), 1 to ${SLUG_MAX} characters`, rule: 'slug' };
+    const rule = {
+      message: `${field} must be the upstream's slug of the ${what}: lower-case letters, digits and hyphens (or percent-encoded UTF-8), 1 to ${SLUG_MAX} characters`,
+      rule: 'slug',
+    };
     return raw !== undefined && isUpstreamSlug(raw) ? raw : rule;
   }).meta({
     description: `The ${what}'s slug as the upstream writes it (the \`slug\` field of our answers): lower-case letters, digits, hyphens, percent-encoded UTF-8; 1 to ${SLUG_MAX} characters`,
@@ -107,8 +113,18 @@ export function choiceParam<const Value extends string, const Absent extends Val
   return queryParam(field, (raw): Value | Absent | Issue => {
     const text = raw?.trim().toLowerCase().replace(/\s+/g, ' ') ?? '';
     if (text === '') return absent;
-    return values.find((value) => value === text) ?? { message: `${field} must be one of: ${values.join(', ')}`, rule: `one of: ${values.join(', ')}` };
-  }).meta({ description: `${what}: one of ${values.join(', ')}; ${absentMeans}`, type: 'string', enum: [...values], ...(absent === null ? {} : { default: absent }) });
+    return (
+      values.find((value) => value === text) ?? {
+        message: `${field} must be one of: ${values.join(', ')}`,
+        rule: `one of: ${values.join(', ')}`,
+      }
+    );
+  }).meta({
+    description: `${what}: one of ${values.join(', ')}; ${absentMeans}`,
+    type: 'string',
+    enum: [...values],
+    ...(absent === null ? {} : { default: absent }),
+  });
 }
 
 /** Where a search looks: the site's own search (titles only), or this service's copy of the catalog (every name). */

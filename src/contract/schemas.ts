@@ -41,18 +41,12 @@ export const SliderItem = z
   })
   .meta({ id: 'SliderItem' });
 
-export const RecommendationGroup = z
-  .object({ genre: z.string(), items: z.array(SeriesCard) })
-  .meta({ id: 'RecommendationGroup' });
+export const RecommendationGroup = z.object({ genre: z.string(), items: z.array(SeriesCard) }).meta({ id: 'RecommendationGroup' });
 
-export const Genre = z
-  .object({ name: z.string(), slug: z.string(), url: absoluteUrl })
-  .meta({ id: 'Genre' });
+export const Genre = z.object({ name: z.string(), slug: z.string(), url: absoluteUrl }).meta({ id: 'Genre' });
 
 /** A taxonomy term the upstream links to: a genre, tag, studio, network, country or season. */
-export const Term = z
-  .object({ name: z.string(), slug: z.string(), url: absoluteUrl })
-  .meta({ id: 'Term' });
+export const Term = z.object({ name: z.string(), slug: z.string(), url: absoluteUrl }).meta({ id: 'Term' });
 
 export const GenreTag = z.object({ name: z.string(), slug: z.string() }).meta({ id: 'GenreTag' });
 
@@ -148,7 +142,14 @@ export const ErrorCode = z.enum([
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** The failures a kept answer stands in for: the upstream's own, and this service's queue being full. */
-export const StaleReason = ErrorCode.extract(['UPSTREAM_ERROR', 'UPSTREAM_LAYOUT_CHANGED', 'UPSTREAM_BLOCKED', 'UPSTREAM_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'SERVICE_BUSY']);
+export const StaleReason = ErrorCode.extract([
+  'UPSTREAM_ERROR',
+  'UPSTREAM_LAYOUT_CHANGED',
+  'UPSTREAM_BLOCKED',
+  'UPSTREAM_UNAVAILABLE',
+  'UPSTREAM_TIMEOUT',
+  'SERVICE_BUSY',
+]);
 export type StaleReason = z.infer<typeof StaleReason>;
 
 export const Meta = z.object({

@@ -7,9 +7,7 @@ const episodeNumber = z.number().nullable().describe('The episode number ("01" �
 const isoDate = z.string().nullable().describe('ISO YYYY-MM-DD when the upstream text parses');
 
 /** A link to one episode: the first and latest episode of a series. */
-export const EpisodeRef = z
-  .object({ episode: episodeNumber, slug: z.string(), url: absoluteUrl })
-  .meta({ id: 'EpisodeRef' });
+export const EpisodeRef = z.object({ episode: episodeNumber, slug: z.string(), url: absoluteUrl }).meta({ id: 'EpisodeRef' });
 
 export const EpisodeEntry = z
   .object({
@@ -28,9 +26,7 @@ export const DownloadLink = z.object({ host: z.string(), url: absoluteUrl }).met
 export const DownloadGroup = z
   .object({
     title: z.string().describe('e.g. "Title Batch Episode 1 - 25", or the episode title'),
-    qualities: z.array(
-      z.object({ quality: z.string().describe('"360p", "480p", "720p", "1080p", "4K"…'), links: z.array(DownloadLink) }),
-    ),
+    qualities: z.array(z.object({ quality: z.string().describe('"360p", "480p", "720p", "1080p", "4K"…'), links: z.array(DownloadLink) })),
   })
   .meta({ id: 'DownloadGroup' });
 

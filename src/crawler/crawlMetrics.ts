@@ -25,8 +25,12 @@ export function registerCrawlMetrics(registry: Registry, state: () => CatalogSta
   gauge('catalog_series_removed', 'Series found gone from the site', (current) => current.removed);
   gauge('catalog_complete', '1 once every listed series has been read', (current) => Number(current.complete));
   gauge('catalog_crawling', '1 on the instance that crawls', (current) => Number(current.crawlingHere));
-  gauge('catalog_last_full_pass_end_seconds', 'When the last full pass ended (Unix seconds; 0 before the first)', (current) => seconds(current.lastFullPassEndedAt));
-  gauge('catalog_next_pass_seconds', 'When the next pass is due (Unix seconds; 0 while one runs or the crawler is off)', (current) => seconds(current.nextPassAt));
+  gauge('catalog_last_full_pass_end_seconds', 'When the last full pass ended (Unix seconds; 0 before the first)', (current) =>
+    seconds(current.lastFullPassEndedAt),
+  );
+  gauge('catalog_next_pass_seconds', 'When the next pass is due (Unix seconds; 0 while one runs or the crawler is off)', (current) =>
+    seconds(current.nextPassAt),
+  );
   const steps = new Counter({
     name: 'catalog_crawl_steps_total',
     help: "The crawler's upstream reads, by what it read (list page or series page) and how it went",

@@ -55,7 +55,10 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  * on the page, so it changes whenever the list moves.
  */
 const cardHash = ({ title, url, type, status, sub }: SeriesCard) =>
-  createHash('sha1').update(JSON.stringify([title, url, type, status, sub])).digest('base64url').slice(0, 16);
+  createHash('sha1')
+    .update(JSON.stringify([title, url, type, status, sub]))
+    .digest('base64url')
+    .slice(0, 16);
 
 class SkipSeries extends Error {}
 
@@ -84,7 +87,12 @@ const LIST_ENDPOINT = endpointOf('/catalog/series');
 const SERIES_ENDPOINT = endpointOf('/catalog/series/{slug}');
 
 /** Which pass is due at `now`, or null; and when the next one will be. */
-function passDue(progress: CrawlProgress, now: number, updateEveryMs: number, fullPassEveryMs: number): { due: 'full' | 'update' | null; nextAt: number } {
+function passDue(
+  progress: CrawlProgress,
+  now: number,
+  updateEveryMs: number,
+  fullPassEveryMs: number,
+): { due: 'full' | 'update' | null; nextAt: number } {
   if (progress.lastFullPassStartedAt === null || progress.lastFullPassEndedAt === null) return { due: 'full', nextAt: now };
   const fullAt = progress.lastFullPassStartedAt + fullPassEveryMs;
   const updateAt = (progress.lastUpdatePassStartedAt ?? progress.lastFullPassStartedAt) + updateEveryMs;
@@ -201,7 +209,10 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     }
     const movedUp = new Set(pass.toRead);
     const walk = walkUpdatePage(
-      cards.map((card) => ({ slug: card.slug, known: index.facts(card.slug) !== undefined && progress.listed[card.slug]?.card === cardHash(card) })),
+      cards.map((card) => ({
+        slug: card.slug,
+        known: index.facts(card.slug) !== undefined && progress.listed[card.slug]?.card === cardHash(card),
+      })),
       progress.updateOrder,
       movedUp,
       !hasNextPage,
@@ -310,7 +321,14 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     await index.finishPass(ended);
     const state = index.state();
     logger.info(
-      { pass: pass.kind, durationMs: endedAt - pass.startedAt, ...passCounts, listed: state.listed, held: state.held, complete: state.complete },
+      {
+        pass: pass.kind,
+        durationMs: endedAt - pass.startedAt,
+        ...passCounts,
+        listed: state.listed,
+        held: state.held,
+        complete: state.complete,
+      },
       `crawl ${pass.kind} pass done`,
     );
     return ended;
@@ -350,7 +368,9 @@ export function startCrawler(options: CrawlerOptions): Crawler {
    */
   function backoffMs(error: unknown): number {
     const retryAfterS =
-      error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError || error instanceof ServiceBusyError ? error.retryAfterSeconds : 0;
+      error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError || error instanceof ServiceBusyError
+        ? error.retryAfterSeconds
+        : 0;
     const doubling = Math.max(intervalMs, 1_000) * 2 ** Math.min(failures - 1, 16);
     return Math.min(MAX_BACKOFF_MS, Math.max(retryAfterS * 1000, doubling));
   }

@@ -22,7 +22,12 @@ function contentHash(content: Content): string {
  * batches, the `sub` of its list card and how many episodes the page lists. `changedAt` moves only
  * when the content differs from the entry held before.
  */
-export function entryOf(detail: SeriesDetail, sub: string | null, checkedAt: string, previous: EntryFacts | undefined): { entry: CatalogEntry; facts: EntryFacts } {
+export function entryOf(
+  detail: SeriesDetail,
+  sub: string | null,
+  checkedAt: string,
+  previous: EntryFacts | undefined,
+): { entry: CatalogEntry; facts: EntryFacts } {
   const { episodes, batches: _batches, ...rest } = detail;
   const content: Content = { ...rest, sub, listedEpisodes: episodes.length };
   const hash = contentHash(content);

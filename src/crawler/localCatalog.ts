@@ -97,15 +97,7 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bySlug = <T extends { slug: string }>(a: T, b: T) => byText(a.slug, b.slug);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function createCatalogIndex({
-  store,
-  enabled,
-  logger,
-}: {
-  store: CatalogStore;
-  enabled: boolean;
-  logger: Logger;
-}): CatalogIndex {
+export function createCatalogIndex({ store, enabled, logger }: { store: CatalogStore; enabled: boolean; logger: Logger }): CatalogIndex {
   const facts = new Map<string, EntryFacts>();
   // Every held entry as its JSON bytes, by slug, and the newest of its checkedAt and changedAt, as synced.
   const held = new Map<string, Buffer>();

@@ -24,7 +24,12 @@ export interface WalkStep {
  * page, a single trailing card is enough to stop; elsewhere a run of at least two is needed, so that
  * one card that happens to stand where it stood before does not end the walk.
  */
-export function walkUpdatePage(cards: readonly WalkCard[], previousOrder: readonly string[], movedUp: Set<string>, lastPage: boolean): WalkStep {
+export function walkUpdatePage(
+  cards: readonly WalkCard[],
+  previousOrder: readonly string[],
+  movedUp: Set<string>,
+  lastPage: boolean,
+): WalkStep {
   const changed: string[] = [];
   for (let index = 0; index < cards.length; index++) {
     const card = cards[index]!;

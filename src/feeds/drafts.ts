@@ -38,17 +38,15 @@ export function latestReleasesDraft(data: HomeData, source: string, canonical: C
     description: 'The newest episode releases of the whole site, newest first.',
     siteUrl: source,
     image: null,
-    entries: data.latestRelease.map(
-      (card): DraftEntry => ({
-        id: canonical(card.url),
-        title: card.episodeTitle,
-        siteUrl: card.url,
-        apiPath: episodeApiPath(card.slug),
-        image: card.poster,
-        summary: summaryOf([card.seriesTitle, episodeLabel(card.episode), card.sub, card.type]),
-        releaseDate: null,
-      }),
-    ),
+    entries: data.latestRelease.map((card): DraftEntry => ({
+      id: canonical(card.url),
+      title: card.episodeTitle,
+      siteUrl: card.url,
+      apiPath: episodeApiPath(card.slug),
+      image: card.poster,
+      summary: summaryOf([card.seriesTitle, episodeLabel(card.episode), card.sub, card.type]),
+      releaseDate: null,
+    })),
   };
 }
 
@@ -59,17 +57,15 @@ export function seriesEpisodesDraft(series: SeriesDetail, canonical: Canonical):
     description: `The newest episodes of ${series.title}, newest first.`,
     siteUrl: series.url,
     image: series.poster,
-    entries: series.episodes.slice(0, SERIES_FEED_SIZE).map(
-      (episode): DraftEntry => ({
-        id: canonical(episode.url),
-        title: episode.title,
-        siteUrl: episode.url,
-        apiPath: episodeApiPath(episode.slug),
-        image: series.poster,
-        summary: summaryOf([series.title, episodeLabel(episode.episode), episode.sub, series.type]),
-        releaseDate: episode.releaseDate,
-      }),
-    ),
+    entries: series.episodes.slice(0, SERIES_FEED_SIZE).map((episode): DraftEntry => ({
+      id: canonical(episode.url),
+      title: episode.title,
+      siteUrl: episode.url,
+      apiPath: episodeApiPath(episode.slug),
+      image: series.poster,
+      summary: summaryOf([series.title, episodeLabel(episode.episode), episode.sub, series.type]),
+      releaseDate: episode.releaseDate,
+    })),
   };
 }
 
@@ -81,16 +77,14 @@ export function moviesDraft(data: NewMovieData, source: string, canonical: Canon
     description: 'The newest movies, newest first.',
     siteUrl: source,
     image: null,
-    entries: data.movies.map(
-      (movie): DraftEntry => ({
-        id: canonical(movie.url),
-        title: movie.title,
-        siteUrl: movie.url,
-        apiPath: seriesApiPath(movie.slug),
-        image: movie.poster,
-        summary: summaryOf([movie.title, movie.status, movie.sub, movie.type]),
-        releaseDate: releaseDates.get(movie.slug) ?? null,
-      }),
-    ),
+    entries: data.movies.map((movie): DraftEntry => ({
+      id: canonical(movie.url),
+      title: movie.title,
+      siteUrl: movie.url,
+      apiPath: seriesApiPath(movie.slug),
+      image: movie.poster,
+      summary: summaryOf([movie.title, movie.status, movie.sub, movie.type]),
+      releaseDate: releaseDates.get(movie.slug) ?? null,
+    })),
   };
 }

@@ -56,7 +56,9 @@ export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen:
   const seen = new Set<string>();
   const entries = draft.entries.filter((entry) => !seen.has(entry.id) && seen.add(entry.id));
   const nowSeconds = Math.floor(now / 1000) * 1000;
-  const candidates = entries.filter((entry) => entry.releaseDate === null).map((entry, index) => ({ id: entry.id, at: nowSeconds - index * 1000 }));
+  const candidates = entries
+    .filter((entry) => entry.releaseDate === null)
+    .map((entry, index) => ({ id: entry.id, at: nowSeconds - index * 1000 }));
   const times = candidates.length === 0 ? new Map<string, number>() : await firstSeen.claim(candidates, now);
   const dated = entries.map(({ releaseDate, ...entry }): FeedEntry => ({
     ...entry,

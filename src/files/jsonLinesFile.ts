@@ -42,7 +42,11 @@ interface PendingAppend {
 const NEWLINE = 0x0a;
 const toLines = (records: readonly unknown[]) => records.map((record) => `${JSON.stringify(record)}\n`).join('');
 
-export function createJsonLinesFile<Schema extends z.ZodType>(path: string, schema: Schema, options: JsonLinesFileOptions): JsonLinesFile<z.output<Schema>> {
+export function createJsonLinesFile<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  options: JsonLinesFileOptions,
+): JsonLinesFile<z.output<Schema>> {
   type Record = z.output<Schema>;
   const mode = options.mode ?? 0o644;
   const queue: PendingAppend[] = [];

@@ -12,9 +12,12 @@ const EXPOSED_HEADERS = 'X-Cache, Age, ETag, Retry-After, X-Request-Id, X-RateLi
  * headers (CSP, framing…) only nosniff applies here.
  */
 export const API_HEADERS: readonly string[] = [
-  'Access-Control-Allow-Origin', '*',
-  'Access-Control-Expose-Headers', EXPOSED_HEADERS,
-  'X-Content-Type-Options', 'nosniff',
+  'Access-Control-Allow-Origin',
+  '*',
+  'Access-Control-Expose-Headers',
+  EXPOSED_HEADERS,
+  'X-Content-Type-Options',
+  'nosniff',
 ];
 
 /** One answer of an API resource, ready to send: what the door writes for a hit and a miss alike. */
@@ -37,7 +40,14 @@ export const ageSecondsOf = (answer: CachedAnswer, now: number): number => Math.
 
 /** X-Cache, Age and max-age of an answer of the catalog's cache (a catalog answer, or a feed built from one), `ageSeconds` old. */
 export function cacheHeaders({ answer, cacheStatus }: CatalogResult, ageSeconds: number): string[] {
-  return ['X-Cache', cacheStatus, 'Age', String(ageSeconds), 'Cache-Control', `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`];
+  return [
+    'X-Cache',
+    cacheStatus,
+    'Age',
+    String(ageSeconds),
+    'Cache-Control',
+    `public, max-age=${Math.max(0, answer.ttlSeconds - ageSeconds)}`,
+  ];
 }
 
 /** Whether the request's validators (If-None-Match, If-Modified-Since) match: Express's req.fresh test. */
@@ -46,7 +56,8 @@ export function isFresh(req: IncomingMessage, representation: Representation): b
 }
 
 /** Whether the request carries a validator at all. */
-export const isConditional = (req: IncomingMessage) => req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
+export const isConditional = (req: IncomingMessage) =>
+  req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined;
 
 /**
  * Writes a representation after `head` (names and values in turn): 304 when the request's

@@ -17,7 +17,10 @@ export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
 // Compiled as Express's router compiles a route (path-to-regexp, case-insensitive, one optional
 // trailing slash, parameters percent-decoded), so a path means the same here as it did there.
-const matchers = endpoints.map((endpoint) => ({ endpoint, match: match<Record<string, string>>(expressPath(endpoint.path), { sensitive: false }) }));
+const matchers = endpoints.map((endpoint) => ({
+  endpoint,
+  match: match<Record<string, string>>(expressPath(endpoint.path), { sensitive: false }),
+}));
 
 type Matched = { endpoint: AnyEndpoint; params: Record<string, string> };
 
@@ -47,5 +50,7 @@ export function resolveCatalogRequest(method: string, pathname: string, rawQuery
   if (method !== 'GET' && method !== 'HEAD') return { endpoint, error: new MethodNotAllowedError(method, endpoint.path, CATALOG_METHODS) };
   // Path parameters last, so that a query parameter of the same name cannot stand in for one.
   const input = endpoint.input.safeParse({ ...parseQueryString(rawQuery), ...params });
-  return input.success ? { endpoint, input: input.data } : { endpoint, error: new InvalidParameterError(errorDetails(input.error, 'query')) };
+  return input.success
+    ? { endpoint, input: input.data }
+    : { endpoint, error: new InvalidParameterError(errorDetails(input.error, 'query')) };
 }

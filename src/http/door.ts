@@ -45,10 +45,13 @@ const UNMATCHED = 'unmatched';
 // What a cross-origin script may send: revalidation (If-None-Match), its own request id, and the
 // cache directives browsers add on a reload; the CORS-safelisted headers need no listing.
 const PREFLIGHT_HEADERS = [
-  'Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS',
-  'Access-Control-Allow-Headers', 'If-None-Match, X-Request-Id, Cache-Control, Pragma',
+  'Access-Control-Allow-Methods',
+  'GET, HEAD, OPTIONS',
+  'Access-Control-Allow-Headers',
+  'If-None-Match, X-Request-Id, Cache-Control, Pragma',
   // Browsers cap how long they keep a preflight (Chromium at 2 hours); this asks for the longest.
-  'Access-Control-Max-Age', '86400',
+  'Access-Control-Max-Age',
+  '86400',
 ];
 
 /**
@@ -105,7 +108,15 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
     deps.onFinished?.(line);
   };
 
-  async function answer(req: IncomingMessage, res: ServerResponse, url: string, entry: Known | undefined, resource: ApiResource, pathname: string, rawQuery: string) {
+  async function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: string,
+    entry: Known | undefined,
+    resource: ApiResource,
+    pathname: string,
+    rawQuery: string,
+  ) {
     const started = performance.now();
     const requestId = requestIdOf(req);
     const head = [...API_HEADERS, 'X-Request-Id', requestId];
@@ -163,7 +174,14 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
 }
 
 /** The error answer instead: the quota's 429, a refusal of the request, a failure of the upstream or of ours. */
-function refuse(res: ServerResponse, error: unknown, head: readonly string[], fields: RequestLogFields, pathname: string, logger: Logger): void {
+function refuse(
+  res: ServerResponse,
+  error: unknown,
+  head: readonly string[],
+  fields: RequestLogFields,
+  pathname: string,
+  logger: Logger,
+): void {
   // Only a failure while the answer was being written gets here with its head sent: nothing can be added.
   if (res.headersSent) {
     res.destroy();

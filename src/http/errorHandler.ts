@@ -74,8 +74,17 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     res.locals.errorCode = described.code;
     if (!wantsErrorPage(req)) return writeErrorResponse(res, response);
     const view = errorPageView(described.status, described.code, REQUEST_ID_MARK, reportUrl);
-    pages(`${described.status} ${described.code} ${reportUrl}`, async () => new MarkedText(await renderView(req.app, 'error', view), REQUEST_ID_MARK)).then(
-      (page) => res.status(described.status).set(described.headers).set('Cache-Control', 'no-store').type('html').send(page.with(res.locals.requestId)),
+    pages(
+      `${described.status} ${described.code} ${reportUrl}`,
+      async () => new MarkedText(await renderView(req.app, 'error', view), REQUEST_ID_MARK),
+    ).then(
+      (page) =>
+        res
+          .status(described.status)
+          .set(described.headers)
+          .set('Cache-Control', 'no-store')
+          .type('html')
+          .send(page.with(res.locals.requestId)),
       // A template failure cannot fall through to Express's default handler and its stack trace.
       (renderError: unknown) => {
         logger.error({ err: renderError, requestId: res.locals.requestId }, 'error page failed to render');

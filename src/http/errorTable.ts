@@ -72,9 +72,11 @@ const BLOCKED_MESSAGES: Record<BlockReason, string> = {
 };
 
 const UNREADABLE_MESSAGES: Record<UnreadableReason, string> = {
-  'too-large': 'The upstream page is larger than any page of the catalog, so this service does not read it. Try again later; report it if it keeps happening.',
+  'too-large':
+    'The upstream page is larger than any page of the catalog, so this service does not read it. Try again later; report it if it keeps happening.',
   'cut-off': 'The upstream page arrived cut off before its end. Try again in a minute; report it if it keeps happening.',
-  unparsable: 'The upstream page could not be read within the time this service gives one page (its markup is malformed). Please report it.',
+  unparsable:
+    'The upstream page could not be read within the time this service gives one page (its markup is malformed). Please report it.',
 };
 
 const UPSTREAM_HAS_NO_SUCH_PAGE = 'The upstream has no such page: the slug is unknown there, or the page number is past the last one.';
@@ -88,19 +90,38 @@ const MALFORMED_PATH: ErrorDetail = {
 const MALFORMED_REQUEST: ErrorDetail = {
   field: 'request',
   rule: 'well-formed HTTP',
-  message: 'The request line or a header does not follow HTTP/1.1: look for spaces or raw bytes outside ASCII in the URL, or a malformed header',
+  message:
+    'The request line or a header does not follow HTTP/1.1: look for spaces or raw bytes outside ASCII in the URL, or a malformed header',
 };
 
 /** Each error class's code, message and Report Center category; a subclass answers as its nearest listed ancestor. */
 const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
-  answers(InvalidParameterError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: (error) => `${error.message}. See details.`, details: (error) => error.details }),
-  answers(InvalidBodyError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: (error) => `${error.message}. See details.`, details: (error) => error.details }),
-  answers(MalformedPathError, { code: 'INVALID_PARAMETER', reportCategory: 'bug', message: () => MALFORMED, details: () => [MALFORMED_PATH], reason: (error) => error.message }),
+  answers(InvalidParameterError, {
+    code: 'INVALID_PARAMETER',
+    reportCategory: 'bug',
+    message: (error) => `${error.message}. See details.`,
+    details: (error) => error.details,
+  }),
+  answers(InvalidBodyError, {
+    code: 'INVALID_PARAMETER',
+    reportCategory: 'bug',
+    message: (error) => `${error.message}. See details.`,
+    details: (error) => error.details,
+  }),
+  answers(MalformedPathError, {
+    code: 'INVALID_PARAMETER',
+    reportCategory: 'bug',
+    message: () => MALFORMED,
+    details: () => [MALFORMED_PATH],
+    reason: (error) => error.message,
+  }),
   answers(CrossSiteFormError, {
     code: 'INVALID_PARAMETER',
     reportCategory: 'bug',
     message: () => MALFORMED,
-    details: () => [{ field: 'Origin', rule: 'this service\'s own pages', message: 'The report form can only be sent from the Report Center\'s own page' }],
+    details: () => [
+      { field: 'Origin', rule: "this service's own pages", message: "The report form can only be sent from the Report Center's own page" },
+    ],
   }),
   answers(PayloadTooLargeError, {
     code: 'PAYLOAD_TOO_LARGE',
@@ -114,11 +135,17 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
     headers: () => ({ 'WWW-Authenticate': 'Bearer realm="admin"' }),
   }),
   answers(RouteNotFoundError, { code: 'NOT_FOUND', reportCategory: 'bug', message: (error) => error.message }),
-  answers(MethodNotAllowedError, { code: 'METHOD_NOT_ALLOWED', reportCategory: 'bug', message: (error) => error.message, headers: (error) => ({ Allow: error.allow }) }),
+  answers(MethodNotAllowedError, {
+    code: 'METHOD_NOT_ALLOWED',
+    reportCategory: 'bug',
+    message: (error) => error.message,
+    headers: (error) => ({ Allow: error.allow }),
+  }),
   answers(RateLimitedError, {
     code: 'RATE_LIMITED',
     reportCategory: 'other',
-    message: (error) => `You have used all ${error.limit} ${error.subject} of this window. Try again in ${error.retryAfterSeconds} seconds, when it resets.`,
+    message: (error) =>
+      `You have used all ${error.limit} ${error.subject} of this window. Try again in ${error.retryAfterSeconds} seconds, when it resets.`,
     headers: retryAfter,
   }),
   answers(PagePastEndError, { code: 'NOT_FOUND', reportCategory: 'wrong-data', message: () => UPSTREAM_HAS_NO_SUCH_PAGE }),
@@ -126,7 +153,8 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
   answers(LayoutChangedError, {
     code: 'UPSTREAM_LAYOUT_CHANGED',
     reportCategory: 'wrong-data',
-    message: (error) => `The upstream ${error.pageKind} page no longer has the layout this API reads. Please report it; a parser update fixes it.`,
+    message: (error) =>
+      `The upstream ${error.pageKind} page no longer has the layout this API reads. Please report it; a parser update fixes it.`,
   }),
   answers(UpstreamBlockedError, {
     code: 'UPSTREAM_BLOCKED',
@@ -146,13 +174,15 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
   answers(ReportNotStoredError, {
     code: 'REPORT_NOT_STORED',
     reportCategory: 'api-down',
-    message: (error) => `This service could not store the report right now (its disk is full or failing); nothing was kept. Send it again after ${error.retryAfterSeconds} seconds.`,
+    message: (error) =>
+      `This service could not store the report right now (its disk is full or failing); nothing was kept. Send it again after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(UpstreamUnavailableError, {
     code: 'UPSTREAM_UNAVAILABLE',
     reportCategory: 'api-down',
-    message: (error) => `The upstream site keeps failing, so this service is giving it a short pause. Retry after ${error.retryAfterSeconds} seconds.`,
+    message: (error) =>
+      `The upstream site keeps failing, so this service is giving it a short pause. Retry after ${error.retryAfterSeconds} seconds.`,
     headers: retryAfter,
   }),
   answers(ServiceBusyError, {
@@ -175,9 +205,14 @@ const ERROR_CLASSES = new Map<ErrorClass<Error>, ClassAnswer<Error>>([
   answers(UpstreamSuspectPageError, {
     code: 'UPSTREAM_ERROR',
     reportCategory: 'api-down',
-    message: () => 'The upstream domain answers with a page that is not the catalog (parked or moved?). Please report it so we can follow the move.',
+    message: () =>
+      'The upstream domain answers with a page that is not the catalog (parked or moved?). Please report it so we can follow the move.',
   }),
-  answers(UpstreamUnreadablePageError, { code: 'UPSTREAM_ERROR', reportCategory: 'api-down', message: (error) => UNREADABLE_MESSAGES[error.reason] }),
+  answers(UpstreamUnreadablePageError, {
+    code: 'UPSTREAM_ERROR',
+    reportCategory: 'api-down',
+    message: (error) => UNREADABLE_MESSAGES[error.reason],
+  }),
   answers(UpstreamBadResponseError, {
     code: 'UPSTREAM_ERROR',
     reportCategory: 'api-down',
@@ -210,7 +245,11 @@ function carriedClientStatus(error: Error): number | undefined {
 }
 
 function classAnswerOf(error: Error): ClassAnswer<Error> | undefined {
-  for (let prototype: unknown = Object.getPrototypeOf(error); prototype !== null && prototype !== Error.prototype; prototype = Object.getPrototypeOf(prototype)) {
+  for (
+    let prototype: unknown = Object.getPrototypeOf(error);
+    prototype !== null && prototype !== Error.prototype;
+    prototype = Object.getPrototypeOf(prototype)
+  ) {
     const answer = ERROR_CLASSES.get((prototype as { constructor: ErrorClass<Error> }).constructor);
     if (answer !== undefined) return answer;
   }

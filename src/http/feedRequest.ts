@@ -12,7 +12,10 @@ export type FeedRequest =
 
 // The extension is a parameter of its own, so "/feeds/series/{slug}" is matched as "/feeds/series/:slug.:format",
 // compiled as the catalog's paths are (catalogRequest.ts): case-insensitive, parameters percent-decoded.
-const matchers = feeds.map((feed) => ({ feed, match: match<Record<string, string>>(`${expressPath(feed.path)}.:format`, { sensitive: false }) }));
+const matchers = feeds.map((feed) => ({
+  feed,
+  match: match<Record<string, string>>(`${expressPath(feed.path)}.:format`, { sensitive: false }),
+}));
 
 /**
  * The feed of `pathname` ("/feeds/series/x.atom") and its validated input; undefined when no feed
@@ -29,9 +32,12 @@ export function resolveFeedRequest(method: string, pathname: string): FeedReques
     if (matched === false) continue;
     const { format, ...params } = matched.params;
     if (format === undefined || !isFeedFormat(format)) return undefined;
-    if (method !== 'GET' && method !== 'HEAD') return { feed, error: new MethodNotAllowedError(method, `${feed.path}.${format}`, CATALOG_METHODS) };
+    if (method !== 'GET' && method !== 'HEAD')
+      return { feed, error: new MethodNotAllowedError(method, `${feed.path}.${format}`, CATALOG_METHODS) };
     const input = feed.endpoint.input.safeParse(params);
-    return input.success ? { feed, format, input: input.data } : { feed, error: new InvalidParameterError(errorDetails(input.error, 'path')) };
+    return input.success
+      ? { feed, format, input: input.data }
+      : { feed, error: new InvalidParameterError(errorDetails(input.error, 'path')) };
   }
   return undefined;
 }

@@ -15,7 +15,9 @@ export function parseQuery<Schema extends z.ZodType>(schema: Schema, query: unkn
 /** Parses a request body with its zod schema; every broken rule becomes one detail naming the field. */
 export function parseBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.output<Schema> {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new InvalidBodyError([{ field: 'body', rule: 'object', message: 'Send the fields as one object: JSON with Content-Type application/json, or a form' }]);
+    throw new InvalidBodyError([
+      { field: 'body', rule: 'object', message: 'Send the fields as one object: JSON with Content-Type application/json, or a form' },
+    ]);
   const result = schema.safeParse(body);
   if (result.success) return result.data;
   throw new InvalidBodyError(errorDetails(result.error, 'body'));

@@ -11,7 +11,10 @@ import { FEED_FORMATS } from '../feeds/model.js';
 import { feeds, type FeedDefinition } from '../feeds/table.js';
 import type { ErrorCode } from '../contract/schemas.js';
 
-const { version, license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; license: string };
+const { version, license } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+  license: string;
+};
 
 type JsonObject = Record<string, unknown>;
 
@@ -32,8 +35,7 @@ function componentSchemas(): JsonObject {
     const id = value instanceof z.ZodType ? z.globalRegistry.get(value)?.id : undefined;
     if (id) registry.add(value as z.ZodType, { id });
   }
-  for (const endpoint of endpoints)
-    registry.add(contract.successEnvelope(endpoint.data), { id: `${stem(endpoint.path)}Response` });
+  for (const endpoint of endpoints) registry.add(contract.successEnvelope(endpoint.data), { id: `${stem(endpoint.path)}Response` });
   const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}` });
   // zod marks each as a standalone document; inside an OpenAPI document they are plain schemas.
   const components: JsonObject = Object.fromEntries(
@@ -65,7 +67,9 @@ function headerComponents(config: Config): JsonObject {
     'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
     ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),
     Allow: text('The methods the route takes'),
-    'Last-Modified': text("The feed's newest entry date, or when the exported catalog last changed; send it back as If-Modified-Since to get 304 when nothing changed"),
+    'Last-Modified': text(
+      "The feed's newest entry date, or when the exported catalog last changed; send it back as If-Modified-Since to get 304 when nothing changed",
+    ),
   };
 }
 
@@ -98,15 +102,17 @@ const QUOTA_HEADERS = Object.fromEntries(
 );
 
 function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
-  const parameter = (location: 'path' | 'query') => ({ name, required, schema: { description, ...schema } }: FieldDoc) => ({
-    name,
-    in: location,
-    required,
-    description,
-    // Lists are one comma-separated value (`genre=action,fantasy`), not a repeated parameter.
-    ...(schema.type === 'array' ? { explode: false } : {}),
-    schema,
-  });
+  const parameter =
+    (location: 'path' | 'query') =>
+    ({ name, required, schema: { description, ...schema } }: FieldDoc) => ({
+      name,
+      in: location,
+      required,
+      description,
+      // Lists are one comma-separated value (`genre=action,fantasy`), not a repeated parameter.
+      ...(schema.type === 'array' ? { explode: false } : {}),
+      schema,
+    });
   const parameters = [...fieldDocs(endpoint.params).map(parameter('path')), ...fieldDocs(endpoint.query).map(parameter('query'))];
 
   const cacheHeaders = Object.fromEntries(['X-Cache', 'Age', 'Cache-Control', 'ETag'].map((name) => [name, ref('headers', name)]));
@@ -125,7 +131,13 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
         },
       },
       '304': { description: 'Not modified: the If-None-Match validator still matches', headers: { ...QUOTA_HEADERS, ...cacheHeaders } },
-      ...errorResponses(catalogErrorCodes(parameters.length > 0, parameters.some(({ name }) => name === LOCAL_CATALOG_PARAMETER)), QUOTA_HEADERS),
+      ...errorResponses(
+        catalogErrorCodes(
+          parameters.length > 0,
+          parameters.some(({ name }) => name === LOCAL_CATALOG_PARAMETER),
+        ),
+        QUOTA_HEADERS,
+      ),
     },
   };
 }
@@ -136,7 +148,13 @@ const FEED_FORMAT_NAMES = Object.keys(FEED_FORMATS);
 const feedOpenApiPath = (feed: FeedDefinition) => `${feed.path}.{format}`;
 
 function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
-  const slugParameters = fieldDocs(feed.params).map(({ name, required, schema: { description, ...schema } }) => ({ name, in: 'path', required, description, schema }));
+  const slugParameters = fieldDocs(feed.params).map(({ name, required, schema: { description, ...schema } }) => ({
+    name,
+    in: 'path',
+    required,
+    description,
+    schema,
+  }));
   const format = {
     name: 'format',
     in: 'path',
@@ -145,7 +163,9 @@ function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
     schema: { type: 'string', enum: FEED_FORMAT_NAMES },
   };
 
-  const validators = Object.fromEntries(['X-Cache', 'Age', 'Cache-Control', 'ETag', 'Last-Modified'].map((name) => [name, ref('headers', name)]));
+  const validators = Object.fromEntries(
+    ['X-Cache', 'Age', 'Cache-Control', 'ETag', 'Last-Modified'].map((name) => [name, ref('headers', name)]),
+  );
   const xml = { schema: { type: 'string', description: 'The feed document' } };
   return {
     operationId: `getFeed${stem(feed.path)}`,
@@ -165,12 +185,14 @@ function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
           [FEED_FORMATS.json.mediaType.split(';')[0]!]: { schema: ref('schemas', 'JsonFeed') },
         },
       },
-      '304': { description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota', headers: { ...QUOTA_HEADERS, ...validators } },
+      '304': {
+        description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota',
+        headers: { ...QUOTA_HEADERS, ...validators },
+      },
       ...errorResponses(catalogErrorCodes(slugParameters.length > 0), QUOTA_HEADERS),
     },
   };
 }
-
 
 const EXPORT_FILES = [
   {
@@ -208,8 +230,15 @@ function exportOperation(file: (typeof EXPORT_FILES)[number]): JsonObject {
     summary: file.summary,
     description: `${file.description}\n\nBuilt once per change of the catalog and sent gzip-compressed when the client accepts it. Counts as one request of the quota; a conditional request answered 304 does not. 503 \`CATALOG_NOT_READY\` while the crawler is turned off or has read nothing yet.`,
     responses: {
-      '200': { description: file.summary, headers: { ...QUOTA_HEADERS, ...validators }, content: { [file.mediaType]: { schema: file.schema } } },
-      '304': { description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota', headers: { ...QUOTA_HEADERS, ...validators } },
+      '200': {
+        description: file.summary,
+        headers: { ...QUOTA_HEADERS, ...validators },
+        content: { [file.mediaType]: { schema: file.schema } },
+      },
+      '304': {
+        description: 'Not modified: If-None-Match or If-Modified-Since still matches; not counted in the quota',
+        headers: { ...QUOTA_HEADERS, ...validators },
+      },
       ...errorResponses(EXPORT_ERROR_CODES, QUOTA_HEADERS),
     },
   };

@@ -48,7 +48,9 @@ function pythonLiteral(value: unknown, indent = ''): string {
 
 function curl({ method, url, body }: SampleRequest): string {
   if (method === 'GET') return `curl ${shellWord(url)}`;
-  return [`curl -X POST ${shellWord(url)}`, `  -H 'Content-Type: application/json'`, `  --data ${shellWord(JSON.stringify(body))}`].join(' \\\n');
+  return [`curl -X POST ${shellWord(url)}`, `  -H 'Content-Type: application/json'`, `  --data ${shellWord(JSON.stringify(body))}`].join(
+    ' \\\n',
+  );
 }
 
 function javascript({ method, url, mediaType, body }: SampleRequest): string {
@@ -56,9 +58,11 @@ function javascript({ method, url, mediaType, body }: SampleRequest): string {
     method === 'GET'
       ? ''
       : `, {\n  method: "POST",\n  headers: { "Content-Type": "application/json" },\n  body: JSON.stringify(${JSON.stringify(body, null, 2).replaceAll('\n', '\n  ')}),\n}`;
-  const read = { envelope: 'const { data } = await response.json();', json: 'const data = await response.json();', text: 'const data = await response.text();' }[
-    answerForm(mediaType)
-  ];
+  const read = {
+    envelope: 'const { data } = await response.json();',
+    json: 'const data = await response.json();',
+    text: 'const data = await response.text();',
+  }[answerForm(mediaType)];
   return [
     `const response = await fetch(${stringLiteral(url)}${options});`,
     'if (!response.ok) {',
@@ -71,7 +75,10 @@ function javascript({ method, url, mediaType, body }: SampleRequest): string {
 }
 
 function python({ method, url, mediaType, body }: SampleRequest): string {
-  const call = method === 'GET' ? `requests.get(${stringLiteral(url)}, timeout=30)` : `requests.post(\n    ${stringLiteral(url)},\n    json=${pythonLiteral(body, '    ')},\n    timeout=30,\n)`;
+  const call =
+    method === 'GET'
+      ? `requests.get(${stringLiteral(url)}, timeout=30)`
+      : `requests.post(\n    ${stringLiteral(url)},\n    json=${pythonLiteral(body, '    ')},\n    timeout=30,\n)`;
   const form = answerForm(mediaType);
   const read = { envelope: 'data = response.json()["data"]', json: 'data = response.json()', text: 'data = response.text' }[form];
   const show = form === 'text' ? 'print(data)' : 'print(json.dumps(data, indent=2, ensure_ascii=False))';
@@ -82,7 +89,7 @@ function python({ method, url, mediaType, body }: SampleRequest): string {
     `response = ${call}`,
     'if not response.ok:',
     '    error = response.json()["error"]',
-    '    raise RuntimeError(f"{error[\'code\']}: {error[\'message\']}")',
+    "    raise RuntimeError(f\"{error['code']}: {error['message']}\")",
     read,
     show,
   ].join('\n');

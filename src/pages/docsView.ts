@@ -70,7 +70,10 @@ function ruleText({ schema }: FieldDoc): string {
   else if (schema.type === 'integer') parts.push(`bilangan bulat ${schema.minimum}–${schema.maximum}`);
   else if (schema.maxLength === 0) parts.push('harus kosong atau tidak dikirim');
   else if (schema.type === 'array') parts.push(`slug situs sumber dipisah koma, paling banyak ${schema.maxItems}`);
-  else if (schema.pattern) parts.push(`slug situs sumber: huruf kecil, angka, tanda hubung, atau UTF-8 ter-encode persen; ${schema.minLength}–${schema.maxLength} karakter`);
+  else if (schema.pattern)
+    parts.push(
+      `slug situs sumber: huruf kecil, angka, tanda hubung, atau UTF-8 ter-encode persen; ${schema.minLength}–${schema.maxLength} karakter`,
+    );
   else if (schema.type === 'string') parts.push(`teks ${schema.minLength}–${schema.maxLength} karakter (emoji dihitung satu)`);
   if (schema.default !== undefined) parts.push(`bawaan ${String(schema.default)}`);
   return parts.join('; ');
@@ -93,7 +96,9 @@ const hasPathParameters = (path: string) => path.includes('{');
 export function tryItUrl(endpointPath: string, query: Record<string, unknown>): string | null {
   const endpoint = endpoints.find((entry) => entry.path === endpointPath && hasPathParameters(entry.path));
   if (endpoint === undefined) return null;
-  const parameters = Object.fromEntries(Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+  const parameters = Object.fromEntries(
+    Object.entries(query).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''),
+  );
   return urlWithParameters(endpoint.path, parameters);
 }
 
@@ -116,8 +121,15 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       freshFor: formatDuration(config[endpoint.ttlVariable]),
       parameters,
       exampleJson: pretty(example.response),
-      code: sampleView(`GET ${endpoint.path}`, { method: 'GET', url: `${baseUrl}${urlWithParameters(endpoint.path, example.parameters)}`, mediaType: JSON_MEDIA_TYPE }),
-      errors: catalogErrorCodes(parameters.length > 0, fields.some(({ field }) => field.name === LOCAL_CATALOG_PARAMETER)).map(errorView),
+      code: sampleView(`GET ${endpoint.path}`, {
+        method: 'GET',
+        url: `${baseUrl}${urlWithParameters(endpoint.path, example.parameters)}`,
+        mediaType: JSON_MEDIA_TYPE,
+      }),
+      errors: catalogErrorCodes(
+        parameters.length > 0,
+        fields.some(({ field }) => field.name === LOCAL_CATALOG_PARAMETER),
+      ).map(errorView),
     };
   });
   return {
@@ -138,7 +150,12 @@ export function docsView(config: Config, baseUrl: string): DocsView {
     reportFields: fieldDocs(ReportFields).map(fieldRule),
     reportErrors: REPORT_ERROR_CODES.map(errorView),
     reportExampleJson: pretty(REPORT_EXAMPLE),
-    reportCode: sampleView('POST /api/reports', { method: 'POST', url: `${baseUrl}/api/reports`, mediaType: JSON_MEDIA_TYPE, body: REPORT_EXAMPLE }),
+    reportCode: sampleView('POST /api/reports', {
+      method: 'POST',
+      url: `${baseUrl}/api/reports`,
+      mediaType: JSON_MEDIA_TYPE,
+      body: REPORT_EXAMPLE,
+    }),
     bodyLimitKb: BODY_LIMIT_BYTES / 1024,
   };
 }

@@ -44,35 +44,43 @@ const TEXT: Record<string, { summary: string; description: string }> = {
   },
   '/catalog/genres/{slug}': {
     summary: 'Serial dalam satu genre',
-    description: 'Halaman genre situs sumber: kartu serialnya per halaman, dan genre itu sendiri (term) dari judul halaman. Genre yang tidak dikenal menghasilkan 404.',
+    description:
+      'Halaman genre situs sumber: kartu serialnya per halaman, dan genre itu sendiri (term) dari judul halaman. Genre yang tidak dikenal menghasilkan 404.',
   },
   '/catalog/studios/{slug}': {
     summary: 'Serial dari satu studio',
-    description: 'Halaman studio situs sumber: kartu serialnya per halaman, dan studio itu sendiri (term) dari judul halaman. Studio yang tidak dikenal menghasilkan 404.',
+    description:
+      'Halaman studio situs sumber: kartu serialnya per halaman, dan studio itu sendiri (term) dari judul halaman. Studio yang tidak dikenal menghasilkan 404.',
   },
   '/catalog/networks/{slug}': {
     summary: 'Serial dari satu network',
-    description: 'Halaman network situs sumber: kartu serialnya per halaman, dan network itu sendiri (term) dari judul halaman. Network yang tidak dikenal menghasilkan 404.',
+    description:
+      'Halaman network situs sumber: kartu serialnya per halaman, dan network itu sendiri (term) dari judul halaman. Network yang tidak dikenal menghasilkan 404.',
   },
   '/catalog/countries/{slug}': {
     summary: 'Serial dari satu negara',
-    description: 'Halaman negara situs sumber: kartu serialnya per halaman, dan negara itu sendiri (term) dari judul halaman. Negara yang tidak dikenal menghasilkan 404.',
+    description:
+      'Halaman negara situs sumber: kartu serialnya per halaman, dan negara itu sendiri (term) dari judul halaman. Negara yang tidak dikenal menghasilkan 404.',
   },
   '/catalog/seasons/{slug}': {
     summary: 'Serial dalam satu musim',
-    description: 'Halaman season situs sumber (tahun seperti 2025, atau summer-2022): semua serialnya dalam satu halaman, dengan kartu khusus season (studio, jumlah episode, rating, sinopsis, genre). Season yang tidak dikenal menghasilkan 404.',
+    description:
+      'Halaman season situs sumber (tahun seperti 2025, atau summer-2022): semua serialnya dalam satu halaman, dengan kartu khusus season (studio, jumlah episode, rating, sinopsis, genre). Season yang tidak dikenal menghasilkan 404.',
   },
   '/catalog/schedule': {
     summary: 'Jadwal rilis mingguan, mulai hari Senin',
-    description: 'Halaman jadwal situs sumber: per hari, serial yang tayang, episode berikutnya (null bila situs menulis "??"), dan waktu rilisnya dari hitung mundur.',
+    description:
+      'Halaman jadwal situs sumber: per hari, serial yang tayang, episode berikutnya (null bila situs menulis "??"), dan waktu rilisnya dari hitung mundur.',
   },
   '/catalog/az-list': {
     summary: 'Serial urut abjad, per huruf awal',
-    description: 'Daftar A–Z situs sumber, 10 serial per halaman: semua serial, atau yang berawalan satu huruf (A–Z, 0-9, atau # untuk judul yang diawali tanda). Huruf tanpa serial tetap sukses, dengan series: [].',
+    description:
+      'Daftar A–Z situs sumber, 10 serial per halaman: semua serial, atau yang berawalan satu huruf (A–Z, 0-9, atau # untuk judul yang diawali tanda). Huruf tanpa serial tetap sukses, dengan series: [].',
   },
   '/catalog/series': {
     summary: 'Serial menurut filter situs: status, tipe, urutan, genre, season, studio',
-    description: 'Daftar serial situs sumber dengan nilai form filter cepatnya, 20 per halaman. Daftar berupa slug dipisah koma, paling banyak 10. Filter tanpa hasil tetap sukses, dengan series: []; data.filters mengulang filter yang dipakai.',
+    description:
+      'Daftar serial situs sumber dengan nilai form filter cepatnya, 20 per halaman. Daftar berupa slug dipisah koma, paling banyak 10. Filter tanpa hasil tetap sukses, dengan series: []; data.filters mengulang filter yang dipakai.',
   },
   '/feeds/latest': {
     summary: 'Rilis episode terbaru seluruh situs',
@@ -86,7 +94,8 @@ const TEXT: Record<string, { summary: string; description: string }> = {
   },
   '/feeds/movies': {
     summary: 'Film terbaru',
-    description: 'Daftar film, yang terbaru lebih dulu, bertanggal rilis dari widget "NEW MOVIE" bila ada, atau saat layanan ini pertama kali melihat film itu.',
+    description:
+      'Daftar film, yang terbaru lebih dulu, bertanggal rilis dari widget "NEW MOVIE" bila ada, atau saat layanan ini pertama kali melihat film itu.',
   },
 };
 

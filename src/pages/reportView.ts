@@ -30,7 +30,8 @@ const REQUIRED_MESSAGES: Record<ReportField, string> = {
   severity: 'Pilih tingkat keparahan.',
 };
 
-const TRAP_MESSAGE = 'Laporan belum terkirim: isian tersembunyi anti-spam ikut terisi (mungkin oleh isi-otomatis browser). Periksa isian lalu kirim lagi.';
+const TRAP_MESSAGE =
+  'Laporan belum terkirim: isian tersembunyi anti-spam ikut terisi (mungkin oleh isi-otomatis browser). Periksa isian lalu kirim lagi.';
 const BLANK_MESSAGE = 'Isian ini tidak boleh hanya berisi spasi.';
 /** `{n}` is the current count; the page's script fills it in the same way. */
 const maxMessage = (max: number) => `Maksimal ${max} karakter (sekarang {n}).`;
@@ -84,19 +85,11 @@ export interface ReportFormView {
 /** What the form shows: typed or pre-filled values (strings only; anything else counts as empty). */
 export type ReportFormValues = Partial<Record<string, unknown>>;
 
-export function reportFormView(
-  values: ReportFormValues = {},
-  details: ErrorDetail[] = [],
-  formError?: string,
-): ReportFormView {
+export function reportFormView(values: ReportFormValues = {}, details: ErrorDetail[] = [], formError?: string): ReportFormView {
   const text = (name: string) => (typeof values[name] === 'string' ? values[name] : '');
   const errors = new Map(details.map((detail) => [detail.field, messageFor(detail.field, detail.rule, text(detail.field))]));
 
-  const choice = (
-    name: ReportField,
-    choices: readonly { value: string; label: string }[],
-    radio = false,
-  ): ChoiceFieldView => ({
+  const choice = (name: ReportField, choices: readonly { value: string; label: string }[], radio = false): ChoiceFieldView => ({
     name,
     label: LABELS[name],
     focusId: radio ? `${name}-${choices[0]?.value}` : name,

@@ -31,7 +31,10 @@ const bar = (state: SlotState, index: number, label: string): Bar => {
 };
 
 /** The legend's sample of a state: one bar, in a viewBox of its own. */
-export const legendSwatch = (state: SlotState, label: string): BarRow => ({ viewBox: `0 0 ${BAR_STEP} ${BAR_ROW_HEIGHT}`, bars: [bar(state, 0, label)] });
+export const legendSwatch = (state: SlotState, label: string): BarRow => ({
+  viewBox: `0 0 ${BAR_STEP} ${BAR_ROW_HEIGHT}`,
+  bars: [bar(state, 0, label)],
+});
 
 export function barRow(slots: readonly HistorySlot[], label: (slot: HistorySlot) => string): BarRow {
   return {
@@ -62,7 +65,10 @@ const MIN_MS = 1;
 const durationLabel = (ms: number) => (ms >= 1000 ? `${ms / 1000} dtk` : `${ms} ms`);
 
 /** The response-time chart of the last 24 hours: the probes' durations and the API's hourly p50/p95. */
-export function latencyChart(history: StatusHistory, probeLabel: (probe: StatusHistory['responseTimes']['probes'][number]) => string): LatencyChart {
+export function latencyChart(
+  history: StatusHistory,
+  probeLabel: (probe: StatusHistory['responseTimes']['probes'][number]) => string,
+): LatencyChart {
   const { probes, api } = history.responseTimes;
   const from = Date.parse(api[0]?.hour ?? history.generatedAt);
   const to = from + api.length * 3_600_000;
@@ -99,7 +105,12 @@ export function latencyChart(history: StatusHistory, probeLabel: (probe: StatusH
     ],
     p50: line((hour) => hour.p50Ms),
     p95: line((hour) => hour.p95Ms),
-    probes: probes.map((probe) => ({ x: round(x(Date.parse(probe.at))), y: y(probe.durationMs), outcome: probe.outcome, label: probeLabel(probe) })),
+    probes: probes.map((probe) => ({
+      x: round(x(Date.parse(probe.at))),
+      y: y(probe.durationMs),
+      outcome: probe.outcome,
+      label: probeLabel(probe),
+    })),
   };
 }
 

@@ -55,7 +55,10 @@ function uptimeRow(label: string, value: Uptime) {
     label,
     // A no-break space keeps "%" beside its number on a narrow screen.
     percent: value.percent === null ? 'Tidak ada data' : `${decimal.format(Math.floor(value.percent * 100) / 100)}\u00a0%`,
-    detail: value.probes === 0 ? 'belum ada pemeriksaan' : `${whole.format(value.probes - value.failed)} dari ${whole.format(value.probes)} pemeriksaan berhasil`,
+    detail:
+      value.probes === 0
+        ? 'belum ada pemeriksaan'
+        : `${whole.format(value.probes - value.failed)} dari ${whole.format(value.probes)} pemeriksaan berhasil`,
   };
 }
 
@@ -117,11 +120,22 @@ function catalogView(state: CatalogState): CatalogView {
     read: state.read,
     max: Math.max(1, state.listed),
     readText:
-      state.listed === 0 ? 'belum ada daftar seri yang dibaca' : `${whole.format(state.read)} dari ${whole.format(state.listed)} seri dibaca (${percent}%)`,
+      state.listed === 0
+        ? 'belum ada daftar seri yang dibaca'
+        : `${whole.format(state.read)} dari ${whole.format(state.listed)} seri dibaca (${percent}%)`,
     rows: [
-      { label: 'Putaran sekarang', value: state.pass === null ? 'tidak ada' : `${PASS_NAMES[state.pass.kind]}, mulai ${at(state.pass.startedAt)}` },
-      { label: 'Putaran penuh terakhir selesai', value: state.lastFullPassEndedAt === null ? 'belum pernah' : at(state.lastFullPassEndedAt) },
-      { label: 'Putaran berikutnya', value: state.nextPassAt === null ? (state.pass === null ? 'belum dijadwalkan' : 'setelah putaran ini') : at(state.nextPassAt) },
+      {
+        label: 'Putaran sekarang',
+        value: state.pass === null ? 'tidak ada' : `${PASS_NAMES[state.pass.kind]}, mulai ${at(state.pass.startedAt)}`,
+      },
+      {
+        label: 'Putaran penuh terakhir selesai',
+        value: state.lastFullPassEndedAt === null ? 'belum pernah' : at(state.lastFullPassEndedAt),
+      },
+      {
+        label: 'Putaran berikutnya',
+        value: state.nextPassAt === null ? (state.pass === null ? 'belum dijadwalkan' : 'setelah putaran ini') : at(state.nextPassAt),
+      },
       { label: 'Seri disimpan', value: `${whole.format(state.held)} (${whole.format(state.removed)} sudah dihapus dari situs)` },
       { label: 'Katalog lengkap', value: state.complete ? 'ya' : 'belum' },
     ],
@@ -141,7 +155,9 @@ export function statusView(history: StatusHistory, catalog: CatalogState, paths:
   const { upstream } = history;
   const last = upstream.lastProbe;
   const probesByHour = (hour: string) =>
-    history.responseTimes.probes.filter((probe) => Date.parse(probe.at) >= Date.parse(hour) && Date.parse(probe.at) < Date.parse(hour) + 3_600_000);
+    history.responseTimes.probes.filter(
+      (probe) => Date.parse(probe.at) >= Date.parse(hour) && Date.parse(probe.at) < Date.parse(hour) + 3_600_000,
+    );
   return {
     title: 'Status layanan',
     current: 'status',
@@ -159,11 +175,21 @@ export function statusView(history: StatusHistory, catalog: CatalogState, paths:
           : `${at(last.at)}: ${last.outcome === 'up' ? 'berhasil' : `gagal, ${causeOf(last.code ?? 'UNKNOWN')}`}, ${whole.format(last.durationMs)} ms, dari ${last.origin}`,
     },
     api: { label: 'Beroperasi', since: at(history.api.since), lastGood: lastGoodText(history.api.lastGood) },
-    uptime: [uptimeRow('24 jam', upstream.uptime['24h']), uptimeRow('7 hari', upstream.uptime['7d']), uptimeRow('30 hari', upstream.uptime['30d'])],
+    uptime: [
+      uptimeRow('24 jam', upstream.uptime['24h']),
+      uptimeRow('7 hari', upstream.uptime['7d']),
+      uptimeRow('30 hari', upstream.uptime['30d']),
+    ],
     hourBars: barRow(history.hours, hourLabel),
     dayBars: barRow(history.days, dayLabel),
-    legend: (['up', 'partial', 'down', 'unknown'] as const).map((state) => ({ swatch: legendSwatch(state, STATE_TEXT[state].label), ...STATE_TEXT[state] })),
-    latency: latencyChart(history, (probe) => `${at(probe.at)}: pemeriksaan ${probe.outcome === 'up' ? 'berhasil' : 'gagal'}, ${whole.format(probe.durationMs)} ms`),
+    legend: (['up', 'partial', 'down', 'unknown'] as const).map((state) => ({
+      swatch: legendSwatch(state, STATE_TEXT[state].label),
+      ...STATE_TEXT[state],
+    })),
+    latency: latencyChart(
+      history,
+      (probe) => `${at(probe.at)}: pemeriksaan ${probe.outcome === 'up' ? 'berhasil' : 'gagal'}, ${whole.format(probe.durationMs)} ms`,
+    ),
     latencyRows: history.responseTimes.api.map((hour) => {
       const durations = probesByHour(hour.hour).map((probe) => probe.durationMs);
       return {
@@ -174,13 +200,18 @@ export function statusView(history: StatusHistory, catalog: CatalogState, paths:
       };
     }),
     // The JSON lists every endpoint; the page only those that answered, so it stays short on a phone.
-    traffic: history.traffic24h.filter((row) => row.successes + Object.keys(row.errors).length > 0).map((row) => ({
-      endpoint: row.endpoint,
-      successes: whole.format(row.successes),
-      errors: Object.entries(row.errors).map(([code, count]) => `${code}: ${whole.format(count)}`).join(', ') || '–',
-      miss: latencyText(row.miss),
-      hit: latencyText(row.hit),
-    })),
+    traffic: history.traffic24h
+      .filter((row) => row.successes + Object.keys(row.errors).length > 0)
+      .map((row) => ({
+        endpoint: row.endpoint,
+        successes: whole.format(row.successes),
+        errors:
+          Object.entries(row.errors)
+            .map(([code, count]) => `${code}: ${whole.format(count)}`)
+            .join(', ') || '–',
+        miss: latencyText(row.miss),
+        hit: latencyText(row.hit),
+      })),
     quietEndpoints: history.traffic24h.filter((row) => row.successes + Object.keys(row.errors).length === 0).length,
     incidents: history.incidents.map((incident) => ({
       start: at(incident.start),

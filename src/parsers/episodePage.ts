@@ -105,7 +105,9 @@ function ownText($: CheerioAPI, badge: Element | undefined): string {
  * list's header; its title from the breadcrumb or those links.
  */
 function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, pageUrl: string): Episode['series'] {
-  const yearLink = selectionOf($, blocks.titleBlock ?? blocks.megavid).find('.year a').last();
+  const yearLink = selectionOf($, blocks.titleBlock ?? blocks.megavid)
+    .find('.year a')
+    .last();
   const headLink = selectionOf($, blocks.headlist).find('.det h3 a').first();
   const url = allEpisodes ?? absoluteUrl(yearLink.attr('href') ?? headLink.attr('href'), pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
@@ -123,13 +125,22 @@ function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, 
 
 // "Prev" and "Next" are links with rel=prev / rel=next; at either end of the series the theme
 // prints a `span.nolink` instead. Installs that drop `rel` still label them "Prev" / "Next".
-function parseNavigation($: CheerioAPI, naveps: Element | undefined, pageUrl: string): { previous: PageLink | null; next: PageLink | null } {
+function parseNavigation(
+  $: CheerioAPI,
+  naveps: Element | undefined,
+  pageUrl: string,
+): { previous: PageLink | null; next: PageLink | null } {
   const navigation: { previous: PageLink | null; next: PageLink | null } = { previous: null, next: null };
   const links = naveps === undefined ? [] : allMatches(naveps, (el) => el.name === 'a' && el.attribs['href'] !== undefined);
   for (const link of links) {
     const rel = (link.attribs['rel'] ?? '').toLowerCase();
     const label = elementText($, link).toLowerCase();
-    const direction = rel === 'prev' || /^(?:prev|sebelumnya)/.test(label) ? 'previous' : rel === 'next' || /^(?:next|selanjutnya)/.test(label) ? 'next' : null;
+    const direction =
+      rel === 'prev' || /^(?:prev|sebelumnya)/.test(label)
+        ? 'previous'
+        : rel === 'next' || /^(?:next|selanjutnya)/.test(label)
+          ? 'next'
+          : null;
     if (direction !== null && navigation[direction] === null) navigation[direction] = linkTarget(link.attribs['href'], pageUrl);
   }
   return navigation;

@@ -12,7 +12,6 @@ export function parseGenreList(html: string, pageUrl: string): ParsedPage<{ genr
   const widget = parseWidgetOfPage(html, GENRE_WIDGET, pageUrl);
   if (widget.data.length > 0) return { data: { genres: widget.data }, pagination: null, missing: [] };
   const quickFilter = parseQuickFilterGenres(load(html), pageUrl);
-  if (quickFilter.data.length === 0)
-    throw new LayoutChangedError('genres', [...widget.missing, ...quickFilter.missing]);
+  if (quickFilter.data.length === 0) throw new LayoutChangedError('genres', [...widget.missing, ...quickFilter.missing]);
   return { data: { genres: quickFilter.data }, pagination: null, missing: widget.missing };
 }

@@ -49,12 +49,7 @@ export function parseHomePage(html: string, pageUrl: string): ParsedPage<HomeDat
 }
 
 /** The home block whose `.releases` header has `marker` as a class, else the one titled by one of `headings`. */
-function homeBlock(
-  $: CheerioAPI,
-  main: Cheerio<AnyNode>,
-  marker: string,
-  headings: readonly string[],
-): Cheerio<Element> | null {
+function homeBlock($: CheerioAPI, main: Cheerio<AnyNode>, marker: string, headings: readonly string[]): Cheerio<Element> | null {
   const marked = firstWithin(main, (_el, classes) => classes.includes('releases') && classes.includes(marker));
   if (marked !== undefined) return $(marked).parent();
   return blockByHeading($, $(allWithin(main, (_el, classes) => classes.includes('releases'))), headings);

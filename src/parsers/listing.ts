@@ -34,10 +34,8 @@ export function emptyListingError(
   pageUrl: string,
   alsoMissing: readonly string[] = [],
 ): LayoutChangedError | PagePastEndError | null {
-  if (container === null || container.length === 0)
-    return new LayoutChangedError(pageKind, [listName, ...alsoMissing]);
-  if (within(container, 'article, .bs, .bsx').length > 0)
-    return new LayoutChangedError(pageKind, [`${listName}.cards`, ...alsoMissing]);
+  if (container === null || container.length === 0) return new LayoutChangedError(pageKind, [listName, ...alsoMissing]);
+  if (within(container, 'article, .bs, .bsx').length > 0) return new LayoutChangedError(pageKind, [`${listName}.cards`, ...alsoMissing]);
   const page = currentPageOf(pageUrl);
   return page > 1 ? new PagePastEndError(pageKind, page) : null;
 }

@@ -71,12 +71,7 @@ function parseNumbered($: CheerioAPI, widget: Element, pageUrl: string): Paginat
  * carry no number (`/ongoing/`, `/`), so a readable link without one means `numberless`;
  * an unreadable href falls back to `fallback` (the neighbouring page).
  */
-function linkedPage(
-  link: Element | undefined,
-  pageUrl: string,
-  fallback: number,
-  numberless: number = fallback,
-): number | null {
+function linkedPage(link: Element | undefined, pageUrl: string, fallback: number, numberless: number = fallback): number | null {
   if (link === undefined) return null;
   // hpage links are relative query strings (`?page=3&order=popular`): resolved against this
   // page's URL, never the site root.
@@ -91,12 +86,7 @@ function previous(currentPage: number): number | null {
 
 // No next link means this is the last page, so the total is known even where the widget
 // does not print it.
-function build(
-  currentPage: number,
-  prevPage: number | null,
-  nextPage: number | null,
-  totalPages: number | null,
-): Pagination {
+function build(currentPage: number, prevPage: number | null, nextPage: number | null, totalPages: number | null): Pagination {
   return {
     currentPage,
     hasPrevPage: prevPage !== null,

@@ -8,13 +8,22 @@ import { elementText, firstMatch } from './walk.js';
 
 // Day names of English (anichin.cafe) and Indonesian installs, for blocks without a `sch_<day>` class.
 const DAY_NAMES: Record<string, Weekday> = {
-  monday: 'monday', senin: 'monday',
-  tuesday: 'tuesday', selasa: 'tuesday',
-  wednesday: 'wednesday', rabu: 'wednesday',
-  thursday: 'thursday', kamis: 'thursday',
-  friday: 'friday', jumat: 'friday', "jum'at": 'friday',
-  saturday: 'saturday', sabtu: 'saturday',
-  sunday: 'sunday', minggu: 'sunday', ahad: 'sunday',
+  monday: 'monday',
+  senin: 'monday',
+  tuesday: 'tuesday',
+  selasa: 'tuesday',
+  wednesday: 'wednesday',
+  rabu: 'wednesday',
+  thursday: 'thursday',
+  kamis: 'thursday',
+  friday: 'friday',
+  jumat: 'friday',
+  "jum'at": 'friday',
+  saturday: 'saturday',
+  sabtu: 'saturday',
+  sunday: 'sunday',
+  minggu: 'sunday',
+  ahad: 'sunday',
 };
 
 /** `/schedule/`: one `div.schedulepage.sch_<day>` block per weekday, returned Monday first. */
@@ -28,8 +37,7 @@ export function parseSchedulePage(html: string, pageUrl: string): ParsedPage<Sch
     const items = allWithin($(block), (_el, classes) => classes.includes('bs')).flatMap((el) => parseScheduledCard($, el, pageUrl) ?? []);
     days.push({ day, label: label || day, items });
   }
-  if (days.every((day) => day.items.length === 0))
-    throw new LayoutChangedError('schedule', days.length === 0 ? ['days'] : ['days.items']);
+  if (days.every((day) => day.items.length === 0)) throw new LayoutChangedError('schedule', days.length === 0 ? ['days'] : ['days.items']);
   days.sort((a, b) => WEEKDAYS.indexOf(a.day) - WEEKDAYS.indexOf(b.day));
   const missing = WEEKDAYS.filter((weekday) => !days.some((day) => day.day === weekday)).map((weekday) => `days.${weekday}`);
   return { data: { days }, pagination: null, missing };

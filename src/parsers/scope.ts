@@ -183,11 +183,7 @@ export function headingIn(header: Element): Element | undefined {
  * The block (the parent of a `.releases` header) whose heading is one of `names`, case-insensitive.
  * Blocks are found by heading, not position, because the theme lets sections be hidden or reordered.
  */
-export function blockByHeading(
-  $: CheerioAPI,
-  headers: Cheerio<Element>,
-  names: readonly string[],
-): Cheerio<Element> | null {
+export function blockByHeading($: CheerioAPI, headers: Cheerio<Element>, names: readonly string[]): Cheerio<Element> | null {
   for (const header of headers.toArray()) {
     const heading = headingIn(header);
     if (heading !== undefined && names.includes(headingText($, $(heading)))) return $(header).parent();

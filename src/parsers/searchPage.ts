@@ -9,7 +9,10 @@ import { selectionOf } from './walk.js';
 /** Search `/?s=q` or `/page/N/?s=q`: series cards of the main column's `.listupd`. */
 export function parseSearchPage(html: string, pageUrl: string): ParsedPage<{ results: SeriesCard[] }> {
   const { $, main } = loadMainColumn(listingMarkup(html));
-  const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
+  const list = selectionOf(
+    $,
+    firstWithin(main, (_el, classes) => classes.includes('listupd')),
+  );
   const results = cardsIn($, list, pageUrl, parseSeriesCard);
   if (results.length === 0) {
     // A search without hits shows only a not-found message in `.listupd`: a valid, empty answer.

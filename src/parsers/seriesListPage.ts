@@ -19,12 +19,13 @@ export interface ListingOptions {
 }
 
 /** `/ongoing/`, `/completed/`, `/az-lists/` (+ `page/N/`) or any `/seri/?…` filter list: the series cards. */
-export function parseSeriesListPage(
-  html: string,
-  pageUrl: string,
-  options: ListingOptions = {},
-): ParsedPage<{ series: SeriesCard[] }> {
-  const { series, pagination } = seriesList(loadMainColumn(listingMarkup(html)), options.pageKind ?? 'seriesList', pageUrl, options.emptyIsValid);
+export function parseSeriesListPage(html: string, pageUrl: string, options: ListingOptions = {}): ParsedPage<{ series: SeriesCard[] }> {
+  const { series, pagination } = seriesList(
+    loadMainColumn(listingMarkup(html)),
+    options.pageKind ?? 'seriesList',
+    pageUrl,
+    options.emptyIsValid,
+  );
   return { data: { series }, pagination, missing: [] };
 }
 
@@ -50,7 +51,10 @@ export function seriesList(
   emptyIsValid = false,
 ): { series: SeriesCard[]; pagination: Pagination } {
   // The filter list wraps the cards in `div.mrgn` on some installs; `.listupd` is the stable part.
-  const list = selectionOf($, firstWithin(main, (_el, classes) => classes.includes('listupd')));
+  const list = selectionOf(
+    $,
+    firstWithin(main, (_el, classes) => classes.includes('listupd')),
+  );
   const series = cardsIn($, list, pageUrl, parseSeriesCard);
   if (series.length === 0) {
     const error = emptyListingError(pageKind, 'series', list, pageUrl);

@@ -15,8 +15,18 @@ import { absoluteUrl, imageUrl, slugFromUrl } from './url.js';
 import { allMatches, elementText, firstMatch, firstMatches, insideClass, type Matcher } from './walk.js';
 
 type InfoField =
-  | 'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'duration'
-  | 'episodeCount' | 'publishedAt' | 'updatedAt' | 'postedBy';
+  | 'status'
+  | 'type'
+  | 'networks'
+  | 'studios'
+  | 'season'
+  | 'country'
+  | 'released'
+  | 'duration'
+  | 'episodeCount'
+  | 'publishedAt'
+  | 'updatedAt'
+  | 'postedBy';
 
 // Info labels by install: English on anichin.cafe and the sister sites, Indonesian on the later
 // snapshot and older domains. Every other label ends up in `otherInfo`; "Posted by" names the
@@ -24,17 +34,32 @@ type InfoField =
 // names, whatever its label (`DATE_PROPS`).
 const INFO_FIELDS: Record<string, InfoField> = {
   status: 'status',
-  type: 'type', tipe: 'type',
-  network: 'networks', networks: 'networks', jaringan: 'networks',
-  studio: 'studios', studios: 'studios',
-  season: 'season', musim: 'season',
-  country: 'country', negara: 'country',
-  released: 'released', 'tanggal rilis': 'released', rilis: 'released',
-  duration: 'duration', durasi: 'duration',
-  episodes: 'episodeCount', episode: 'episodeCount', 'total episode': 'episodeCount',
-  'released on': 'publishedAt', 'dirilis pada': 'publishedAt', ditambahkan: 'publishedAt',
-  'updated on': 'updatedAt', 'diperbarui pada': 'updatedAt',
-  'posted by': 'postedBy', 'diposting oleh': 'postedBy',
+  type: 'type',
+  tipe: 'type',
+  network: 'networks',
+  networks: 'networks',
+  jaringan: 'networks',
+  studio: 'studios',
+  studios: 'studios',
+  season: 'season',
+  musim: 'season',
+  country: 'country',
+  negara: 'country',
+  released: 'released',
+  'tanggal rilis': 'released',
+  rilis: 'released',
+  duration: 'duration',
+  durasi: 'duration',
+  episodes: 'episodeCount',
+  episode: 'episodeCount',
+  'total episode': 'episodeCount',
+  'released on': 'publishedAt',
+  'dirilis pada': 'publishedAt',
+  ditambahkan: 'publishedAt',
+  'updated on': 'updatedAt',
+  'diperbarui pada': 'updatedAt',
+  'posted by': 'postedBy',
+  'diposting oleh': 'postedBy',
 };
 
 const DATE_PROPS: Record<string, InfoField> = { datePublished: 'publishedAt', dateModified: 'updatedAt' };
@@ -82,8 +107,10 @@ export function parseSeriesPage(html: string, pageUrl: string): ParsedPage<Serie
 
   const info = infoFields($, infoRows($, spe), pageUrl);
   const episodes = lister?.entries ?? null;
-  const { first, latest } = blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, episodes ?? [], pageUrl);
-  const synopsisBlockContent = blocks.synopsisBlock && firstMatch(blocks.synopsisBlock, (_el, classes) => classes.includes('entry-content'));
+  const { first, latest } =
+    blocks.lastend === undefined ? { first: null, latest: null } : parseFirstAndLatest($, blocks.lastend, episodes ?? [], pageUrl);
+  const synopsisBlockContent =
+    blocks.synopsisBlock && firstMatch(blocks.synopsisBlock, (_el, classes) => classes.includes('entry-content'));
   const synopsis = parseSynopsis($, blocks.synopsis ?? synopsisBlockContent);
   const poster = imageUrl(box.poster, pageUrl);
   const url = canonicalUrl(html, pageUrl);
@@ -123,35 +150,79 @@ function linksIn(block: Element | undefined): Element[] {
 
 type InfoData = Pick<
   SeriesDetail,
-  'status' | 'type' | 'networks' | 'studios' | 'season' | 'country' | 'released' | 'releaseDate' | 'duration' | 'episodeCount' | 'publishedAt' | 'updatedAt'
+  | 'status'
+  | 'type'
+  | 'networks'
+  | 'studios'
+  | 'season'
+  | 'country'
+  | 'released'
+  | 'releaseDate'
+  | 'duration'
+  | 'episodeCount'
+  | 'publishedAt'
+  | 'updatedAt'
 >;
 
 function infoFields($: CheerioAPI, rows: InfoRow[], pageUrl: string): { fields: InfoData; otherInfo: InfoEntry[] } {
   const fields: InfoData = {
-    status: null, type: null, networks: [], studios: [], season: null, country: null, released: null,
-    releaseDate: null, duration: null, episodeCount: null, publishedAt: null, updatedAt: null,
+    status: null,
+    type: null,
+    networks: [],
+    studios: [],
+    season: null,
+    country: null,
+    released: null,
+    releaseDate: null,
+    duration: null,
+    episodeCount: null,
+    publishedAt: null,
+    updatedAt: null,
   };
   const otherInfo: InfoEntry[] = [];
   const text = (row: InfoRow) => row.value || null;
   const oneTerm = (row: InfoRow): Term | null => termsOf($, row.links, pageUrl)[0] ?? null;
   for (const row of rows) {
     switch ((row.dateProp === null ? undefined : DATE_PROPS[row.dateProp]) ?? INFO_FIELDS[row.key]) {
-      case 'status': fields.status = text(row); break;
-      case 'type': fields.type = text(row); break;
-      case 'networks': fields.networks = termsOf($, row.links, pageUrl); break;
-      case 'studios': fields.studios = termsOf($, row.links, pageUrl); break;
-      case 'season': fields.season = oneTerm(row); break;
-      case 'country': fields.country = oneTerm(row); break;
+      case 'status':
+        fields.status = text(row);
+        break;
+      case 'type':
+        fields.type = text(row);
+        break;
+      case 'networks':
+        fields.networks = termsOf($, row.links, pageUrl);
+        break;
+      case 'studios':
+        fields.studios = termsOf($, row.links, pageUrl);
+        break;
+      case 'season':
+        fields.season = oneTerm(row);
+        break;
+      case 'country':
+        fields.country = oneTerm(row);
+        break;
       case 'released':
         fields.released = text(row);
         fields.releaseDate = parseReleaseDate(row.value);
         break;
-      case 'duration': fields.duration = text(row); break;
-      case 'episodeCount': fields.episodeCount = wholeNumber(row.value); break;
-      case 'publishedAt': fields.publishedAt = isoDatetime(row.datetime); break;
-      case 'updatedAt': fields.updatedAt = isoDatetime(row.datetime); break;
-      case 'postedBy': break;
-      case undefined: if (row.value) otherInfo.push({ label: row.label, value: row.value }); break;
+      case 'duration':
+        fields.duration = text(row);
+        break;
+      case 'episodeCount':
+        fields.episodeCount = wholeNumber(row.value);
+        break;
+      case 'publishedAt':
+        fields.publishedAt = isoDatetime(row.datetime);
+        break;
+      case 'updatedAt':
+        fields.updatedAt = isoDatetime(row.datetime);
+        break;
+      case 'postedBy':
+        break;
+      case undefined:
+        if (row.value) otherInfo.push({ label: row.label, value: row.value });
+        break;
     }
   }
   return { fields, otherInfo };
@@ -160,7 +231,9 @@ function infoFields($: CheerioAPI, rows: InfoRow[], pageUrl: string): { fields: 
 /** The description's paragraphs joined by a blank line. */
 function parseSynopsis($: CheerioAPI, content: Element | undefined): string | null {
   if (content === undefined) return null;
-  const paragraphs = allMatches(content, (el) => el.name === 'p').map((p) => elementText($, p)).filter(Boolean);
+  const paragraphs = allMatches(content, (el) => el.name === 'p')
+    .map((p) => elementText($, p))
+    .filter(Boolean);
   const text = paragraphs.length > 0 ? paragraphs.join('\n\n') : elementText($, content);
   return text || null;
 }

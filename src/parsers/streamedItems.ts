@@ -70,42 +70,53 @@ export function streamListItems<Role extends string>(
   // Speed only: a list without a single `&` has no entity to decode, so neither attributes nor
   // texts are searched for one (the per-text test below is then skipped too).
   const decoding = list.includes('&');
-  const parser = new Parser({
-    onopentag(name, attribs) {
-      if (decoding) for (const attribute in attribs) if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
-      const parent = open.at(-1);
-      const element: OpenElement = { name, attribs, classes: classNamesOf(attribs['class']), parent, capturing: parent?.capturing ?? null };
-      if (name === 'li' && item === undefined) {
-        item = { parts: new Array<StreamedPart | undefined>(matchers.length), depth: open.length + 1 };
-      } else if (item !== undefined) {
-        for (let role = 0; role < matchers.length; role++) {
-          if (item.parts[role] === undefined && matchers[role]!(element)) {
-            const part = { attribs, text: '' };
-            item.parts[role] = part;
-            element.capturing = { part, outer: element.capturing };
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        if (decoding)
+          for (const attribute in attribs)
+            if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
+        const parent = open.at(-1);
+        const element: OpenElement = {
+          name,
+          attribs,
+          classes: classNamesOf(attribs['class']),
+          parent,
+          capturing: parent?.capturing ?? null,
+        };
+        if (name === 'li' && item === undefined) {
+          item = { parts: new Array<StreamedPart | undefined>(matchers.length), depth: open.length + 1 };
+        } else if (item !== undefined) {
+          for (let role = 0; role < matchers.length; role++) {
+            if (item.parts[role] === undefined && matchers[role]!(element)) {
+              const part = { attribs, text: '' };
+              item.parts[role] = part;
+              element.capturing = { part, outer: element.capturing };
+            }
           }
         }
-      }
-      open.push(element);
+        open.push(element);
+      },
+      ontext(raw) {
+        const innermost = open.at(-1);
+        if (innermost === undefined || innermost.capturing === null) return;
+        const text = decoding && raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
+        for (let capture: Capture | null = innermost.capturing; capture !== null; capture = capture.outer) capture.part.text += text;
+      },
+      onclosetag() {
+        if (item !== undefined && open.length === item.depth) {
+          items.push(recordOf(roleNames, item.parts));
+          item = undefined;
+        }
+        open.pop();
+        if (open.length === 0) {
+          end = start + parser.endIndex + 1;
+          parser.pause();
+        }
+      },
     },
-    ontext(raw) {
-      const innermost = open.at(-1);
-      if (innermost === undefined || innermost.capturing === null) return;
-      const text = decoding && raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
-      for (let capture: Capture | null = innermost.capturing; capture !== null; capture = capture.outer) capture.part.text += text;
-    },
-    onclosetag() {
-      if (item !== undefined && open.length === item.depth) {
-        items.push(recordOf(roleNames, item.parts));
-        item = undefined;
-      }
-      open.pop();
-      if (open.length === 0) {
-        end = start + parser.endIndex + 1;
-        parser.pause();
-      }
-    },
-  }, { decodeEntities: false });
+    { decodeEntities: false },
+  );
   parser.write(list);
   if (open.length > 0) parser.end();
   return { items, rest: markup.slice(0, start) + markup.slice(end) };

@@ -16,12 +16,7 @@ const HEADING_PREFIX = /^(?:genres?|studios?|networks?|country|countries|seasons
  * own address (page `N` dropped). Null when either is missing: a page of another kind (a redirect
  * to the home page, a redesign) has no such heading or address.
  */
-export function termOfPage(
-  scope: Cheerio<AnyNode>,
-  headingSelector: string,
-  pageUrl: string,
-  taxonomy: Taxonomy,
-): Term | null {
+export function termOfPage(scope: Cheerio<AnyNode>, headingSelector: string, pageUrl: string, taxonomy: Taxonomy): Term | null {
   const name = cleanText(within(scope, headingSelector).first().text()).replace(HEADING_PREFIX, '');
   const url = new URL(pageUrl);
   const segments = url.pathname.split('/').filter(Boolean);

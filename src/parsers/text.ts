@@ -35,8 +35,7 @@ export function cleanText(text: string | null | undefined): string {
 /** "Ep 124", "Episode 12", "Eps 12.5" or a bare "124" → the number; anything else ("Movie") → null. */
 export function parseEpisodeNumber(text: string | null | undefined): number | null {
   const clean = cleanText(text);
-  const match =
-    /\b(?:episode|eps?)\.?\s*(\d+(?:[.,]\d+)?)/i.exec(clean) ?? /^(\d+(?:[.,]\d+)?)$/.exec(clean);
+  const match = /\b(?:episode|eps?)\.?\s*(\d+(?:[.,]\d+)?)/i.exec(clean) ?? /^(\d+(?:[.,]\d+)?)$/.exec(clean);
   return match?.[1] === undefined ? null : Number(match[1].replace(',', '.'));
 }
 
@@ -51,18 +50,46 @@ export function parseRating(text: string | null | undefined): number | null {
 // English and Indonesian month names and their short forms, as the theme prints them on
 // English (anichin.cafe) and Indonesian (older domains) installs.
 const MONTHS: Record<string, number> = {
-  jan: 1, january: 1, januari: 1,
-  feb: 2, february: 2, februari: 2,
-  mar: 3, march: 3, maret: 3,
-  apr: 4, april: 4,
-  may: 5, mei: 5,
-  jun: 6, june: 6, juni: 6,
-  jul: 7, july: 7, juli: 7,
-  aug: 8, august: 8, agu: 8, agt: 8, ags: 8, agustus: 8,
-  sep: 9, sept: 9, september: 9,
-  oct: 10, october: 10, okt: 10, oktober: 10,
-  nov: 11, november: 11, nop: 11, nopember: 11,
-  dec: 12, december: 12, des: 12, desember: 12,
+  jan: 1,
+  january: 1,
+  januari: 1,
+  feb: 2,
+  february: 2,
+  februari: 2,
+  mar: 3,
+  march: 3,
+  maret: 3,
+  apr: 4,
+  april: 4,
+  may: 5,
+  mei: 5,
+  jun: 6,
+  june: 6,
+  juni: 6,
+  jul: 7,
+  july: 7,
+  juli: 7,
+  aug: 8,
+  august: 8,
+  agu: 8,
+  agt: 8,
+  ags: 8,
+  agustus: 8,
+  sep: 9,
+  sept: 9,
+  september: 9,
+  oct: 10,
+  october: 10,
+  okt: 10,
+  oktober: 10,
+  nov: 11,
+  november: 11,
+  nop: 11,
+  nopember: 11,
+  dec: 12,
+  december: 12,
+  des: 12,
+  desember: 12,
 };
 
 /** "Apr 4, 2026", "April 25, 2026", "Des 02, 2024", "5 Agustus 2025" or ISO text → "YYYY-MM-DD"; else null. */

@@ -59,7 +59,9 @@ function plainRootRelativePermalink(href: string | null | undefined, pageUrl: st
   const path = href?.trim() ?? '';
   const match = PLAIN_ROOT_RELATIVE.exec(path);
   const origin = match === null ? null : PAGE_ORIGIN.exec(pageUrl)?.[0];
-  return match !== null && origin !== undefined && origin !== null && isCanonicalOrigin(origin) ? { url: `${origin}${path}`, slug: match[1]! } : null;
+  return match !== null && origin !== undefined && origin !== null && isCanonicalOrigin(origin)
+    ? { url: `${origin}${path}`, slug: match[1]! }
+    : null;
 }
 
 // URL's verdict on the last origin asked about, since a page's links share one (speed only).

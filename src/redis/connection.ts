@@ -66,7 +66,12 @@ export interface RedisConnectionOptions {
  * Connects to REDIS_URL. ioredis is loaded here, on first use, so that an instance without
  * REDIS_URL never loads a Redis client at all.
  */
-export function createRedisConnection({ url, logger, metrics, reconnectMaxMs = RECONNECT_MAX_MS }: RedisConnectionOptions): RedisConnection {
+export function createRedisConnection({
+  url,
+  logger,
+  metrics,
+  reconnectMaxMs = RECONNECT_MAX_MS,
+}: RedisConnectionOptions): RedisConnection {
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const client = new RedisClient(url, { ...REDIS_OPTIONS, retryStrategy: (attempt: number) => Math.min(attempt * 100, reconnectMaxMs) });
   const listeners: ((state: RedisState) => void)[] = [];

@@ -88,7 +88,7 @@ async function produceOrWait<T>(options: SharedOnceOptions<T>): Promise<SharedOu
 /** The result when one shows up; undefined once this instance holds the lock. */
 async function waitForResultOrLock<T>(options: SharedOnceOptions<T>, lock: OwnedLock): Promise<T | undefined> {
   // Set while looks fail: since when.
-  for (let failingSince: number | undefined; ; ) {
+  for (let failingSince: number | undefined; ;) {
     try {
       const found = await options.read();
       if (found !== undefined) return found;

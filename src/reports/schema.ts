@@ -52,21 +52,24 @@ const issue = (message: string, rule: string): Issue => ({ message, rule });
  * Indonesian messages are keyed on. Form bodies give strings (arrays when repeated); JSON any type.
  */
 function bodyField<T>(field: string, read: (text: string) => T | Issue, whenMissing: () => T | Issue) {
-  return z.unknown().optional().transform((raw, ctx): T => {
-    const result =
-      raw === undefined || raw === null || raw === ''
-        ? whenMissing()
-        : Array.isArray(raw)
-          ? issue(`${field} must be given once`, 'single value')
-          : typeof raw !== 'string'
-            ? issue(`${field} must be a string`, 'text')
-            : read(raw);
-    if (typeof result === 'object' && result !== null && 'rule' in result) {
-      ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
-      return z.NEVER;
-    }
-    return result;
-  });
+  return z
+    .unknown()
+    .optional()
+    .transform((raw, ctx): T => {
+      const result =
+        raw === undefined || raw === null || raw === ''
+          ? whenMissing()
+          : Array.isArray(raw)
+            ? issue(`${field} must be given once`, 'single value')
+            : typeof raw !== 'string'
+              ? issue(`${field} must be a string`, 'text')
+              : read(raw);
+      if (typeof result === 'object' && result !== null && 'rule' in result) {
+        ctx.addIssue({ code: 'custom', message: result.message, params: { rule: result.rule } });
+        return z.NEVER;
+      }
+      return result;
+    });
 }
 
 const required = (field: string) => () => issue(`${field} is required`, 'required');
@@ -124,18 +127,17 @@ export type ReportInput = z.output<typeof ReportInput>;
 export type ReportField = keyof ReportInput;
 
 /** One line of DATA_DIR/reports.jsonl. The IP is kept only as a salted hash. */
-export const StoredReport = z
-  .object({
-    id: z.uuid(),
-    createdAt: z.iso.datetime(),
-    category: z.enum(REPORT_CATEGORIES.map((c) => c.value) as [ReportCategory, ...ReportCategory[]]),
-    endpoint: z.string(),
-    title: z.string(),
-    description: z.string(),
-    severity: z.enum(REPORT_SEVERITIES.map((s) => s.value) as [ReportSeverity, ...ReportSeverity[]]),
-    userAgent: z.string().nullable(),
-    ipHash: z.string(),
-  });
+export const StoredReport = z.object({
+  id: z.uuid(),
+  createdAt: z.iso.datetime(),
+  category: z.enum(REPORT_CATEGORIES.map((c) => c.value) as [ReportCategory, ...ReportCategory[]]),
+  endpoint: z.string(),
+  title: z.string(),
+  description: z.string(),
+  severity: z.enum(REPORT_SEVERITIES.map((s) => s.value) as [ReportSeverity, ...ReportSeverity[]]),
+  userAgent: z.string().nullable(),
+  ipHash: z.string(),
+});
 
 export type StoredReport = z.infer<typeof StoredReport>;
 

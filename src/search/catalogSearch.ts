@@ -101,7 +101,11 @@ function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>):
  * `cached`, then `fetch`), the same answer cache and the same writer. A refusal (crawler off or
  * nothing read) is thrown by `fetch` only, so that the hit path leaves it to the Express route.
  */
-export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache<CatalogAnswer>): CatalogService {
+export function withTitleSearch(
+  catalog: CatalogService,
+  titleSearch: CatalogTitleSearch,
+  cache: AnswerCache<CatalogAnswer>,
+): CatalogService {
   // The key of a validated input, kept while the input lives and the index stays as it was: the
   // door keeps one input per URL it answered, so a repeated search builds no key.
   const keys = new WeakMap<Record<string, unknown>, { suffix: string; key: string }>();

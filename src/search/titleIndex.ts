@@ -67,7 +67,10 @@ function closeness(names: readonly Name[], query: Name): number {
   for (const name of names) {
     if (name.joined === query.joined) return 3;
     // A CJK name is matched as one string: its words are not separated by spaces.
-    const startsWith = name.cjk || query.cjk ? name.joined.startsWith(query.joined) : query.words.every((word, index) => name.words[index]?.startsWith(word) === true);
+    const startsWith =
+      name.cjk || query.cjk
+        ? name.joined.startsWith(query.joined)
+        : query.words.every((word, index) => name.words[index]?.startsWith(word) === true);
     if (startsWith) best = 2;
     else if (best < 1 && query.words.every((word) => name.words.includes(word) || (isCjk(word) && name.joined.includes(word)))) best = 1;
   }
@@ -103,7 +106,10 @@ export class TitleIndex {
   // are kept for the next query using the term: most queries share words ("season", "the", a
   // pinyin syllable), and a term's matches cost the bulk of a search (a few hundred series scored
   // and allocated for a common word). Any change of the index changes every score, so it clears them.
-  readonly #termScores = new LRUCache<string, TermScores>({ maxSize: TERM_SCORES_MAX_ENTRIES, sizeCalculation: (scores) => scores.size + 1 });
+  readonly #termScores = new LRUCache<string, TermScores>({
+    maxSize: TERM_SCORES_MAX_ENTRIES,
+    sizeCalculation: (scores) => scores.size + 1,
+  });
   #version = 0;
 
   /** Grows with every change, so an answer cached for one version is never served after a change. */
@@ -120,7 +126,10 @@ export class TitleIndex {
     if (this.#search.has(card.slug)) this.#search.discard(card.slug);
     this.#search.add({ id: card.slug, title: card.title, alternativeTitle: alternativeTitle ?? '' });
     const names = [card.title, ...(alternativeTitle ?? '').split(/,\s*/)].filter((name) => name.trim() !== '');
-    this.#held.set(card.slug, { card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub }, names: names.map(nameOf) });
+    this.#held.set(card.slug, {
+      card: { title: card.title, slug: card.slug, url: card.url, poster: card.poster, type: card.type, status: card.status, sub: card.sub },
+      names: names.map(nameOf),
+    });
     this.#changed();
   }
 
@@ -195,7 +204,11 @@ export class TitleIndex {
       if (held !== undefined) matches.push({ held, level: closeness(held.names, asked), score });
     }
     return matches.sort(
-      (a, b) => b.level - a.level || b.score - a.score || a.held.card.title.length - b.held.card.title.length || (a.held.card.slug < b.held.card.slug ? -1 : 1),
+      (a, b) =>
+        b.level - a.level ||
+        b.score - a.score ||
+        a.held.card.title.length - b.held.card.title.length ||
+        (a.held.card.slug < b.held.card.slug ? -1 : 1),
     );
   }
 }

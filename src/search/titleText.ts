@@ -17,7 +17,8 @@ const WORD = /[\p{L}\p{N}]+/gu;
 // Chinese (and Japanese, Korean) titles have no spaces between words, so their characters are
 // indexed one by one and in pairs: a query of any part of the name meets the pairs it contains.
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
-const CJK_OR_NOT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
+const CJK_OR_NOT =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/gu;
 
 /** The words of a folded text, CJK runs split apart from letters and digits beside them. */
 export function titleWords(folded: string): string[] {

@@ -82,7 +82,9 @@ export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, 
     upstream: {
       state: current.state,
       since: current.since === null ? null : iso(current.since),
-      lastProbe: last ? { at: iso(last.at), outcome: last.outcome, code: last.code, durationMs: last.durationMs, origin: last.origin } : null,
+      lastProbe: last
+        ? { at: iso(last.at), outcome: last.outcome, code: last.code, durationMs: last.durationMs, origin: last.origin }
+        : null,
       uptime: {
         '24h': uptime(probes, dayFrom, now + 1),
         '7d': uptime(probes, now - 7 * DAY_MS, now + 1),
@@ -92,7 +94,10 @@ export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, 
     api: {
       state: 'up',
       since: iso(apiSince),
-      lastGood: lastGood === undefined ? null : { since: iso(lastGood.since), lastServedAt: iso(lastGood.lastAt), lastReason: lastGood.lastReason, served: lastGood.served },
+      lastGood:
+        lastGood === undefined
+          ? null
+          : { since: iso(lastGood.since), lastServedAt: iso(lastGood.lastAt), lastReason: lastGood.lastReason, served: lastGood.served },
     },
     hours: slots(probes, hourBoundaries).map(toHistorySlot),
     days: slots(probes, boundaries(dayStart(now), DAY_MS, HISTORY_DAYS)).map(toHistorySlot),
@@ -109,7 +114,9 @@ export function buildHistory({ probes, traffic, now, probeIntervalMs, apiSince, 
       })),
     responseTimes: {
       // The chart's hours: probes of the partial hour before the first one would fall off its left edge.
-      probes: probes.filter((probe) => probe.at >= (hourStarts[0] as number)).map((probe) => ({ at: iso(probe.at), outcome: probe.outcome, durationMs: probe.durationMs })),
+      probes: probes
+        .filter((probe) => probe.at >= (hourStarts[0] as number))
+        .map((probe) => ({ at: iso(probe.at), outcome: probe.outcome, durationMs: probe.durationMs })),
       api: latencyByHour(traffic, hourStarts).map((summary, index) => ({ hour: iso(hourStarts[index] as number), ...summary })),
     },
     traffic24h: trafficByEndpoint(traffic, hourStarts[0] as number, now + 1, endpoints),

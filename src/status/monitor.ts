@@ -41,7 +41,16 @@ const TRAFFIC_SHOWN_MS = 25 * HOUR_MS;
  * both in the history store. What it shows is what the store holds (read incrementally, so with
  * Redis the probes of every instance), plus this instance's traffic of the current hour.
  */
-export function createStatusMonitor({ store, catalog, upstream, logger, now, errorCodeOf, probeIntervalMs, schedule }: StatusMonitorDeps): StatusMonitor {
+export function createStatusMonitor({
+  store,
+  catalog,
+  upstream,
+  logger,
+  now,
+  errorCodeOf,
+  probeIntervalMs,
+  schedule,
+}: StatusMonitorDeps): StatusMonitor {
   const startedAt = now();
   const traffic = new TrafficRecorder(now);
   let probes: ProbeRecord[] = [];
@@ -62,7 +71,8 @@ export function createStatusMonitor({ store, catalog, upstream, logger, now, err
       if (record.kind === 'probe') probes.push(record);
       else if (record.hour >= trafficFrom) trafficRecords.push(record);
     }
-    if (trafficRecords[0] !== undefined && trafficRecords[0].hour < trafficFrom) trafficRecords = trafficRecords.filter((record) => record.hour >= trafficFrom);
+    if (trafficRecords[0] !== undefined && trafficRecords[0].hour < trafficFrom)
+      trafficRecords = trafficRecords.filter((record) => record.hour >= trafficFrom);
     // Instances sharing a store append in their own time; the arithmetic wants probes in order.
     probes.sort((a, b) => a.at - b.at);
   }

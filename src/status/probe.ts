@@ -38,8 +38,16 @@ export async function probeUpstream({ catalog, upstream, now, errorCodeOf }: Pro
     const { staleReason, upstream: fetched } = await catalog.fetch(PROBED_ENDPOINT, PROBED_INPUT, at, 'background');
     if (staleReason === SERVICE_BUSY) return null;
     // The last good answer standing in for a failed fetch: the upstream is down all the same.
-    if (staleReason !== undefined) return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
-    return { kind: 'probe', at, outcome: 'up', code: null, durationMs: took(), origin: fetched === undefined ? upstream.origin : new URL(fetched.url).origin };
+    if (staleReason !== undefined)
+      return { kind: 'probe', at, outcome: 'down', code: staleReason, durationMs: took(), origin: upstream.origin };
+    return {
+      kind: 'probe',
+      at,
+      outcome: 'up',
+      code: null,
+      durationMs: took(),
+      origin: fetched === undefined ? upstream.origin : new URL(fetched.url).origin,
+    };
   } catch (error) {
     const code = errorCodeOf(error);
     if (code === SERVICE_BUSY) return null;

@@ -33,7 +33,12 @@ interface EndpointSum {
 const emptySum = (): EndpointSum => ({ successes: 0, errors: {}, miss: new Uint32Array(BUCKET_COUNT), hit: new Uint32Array(BUCKET_COUNT) });
 
 /** Per endpoint (in `order`, then any other seen), the answers of records whose hour starts in [from, to). */
-export function trafficByEndpoint(records: readonly TrafficRecord[], from: number, to: number, order: readonly string[]): EndpointTraffic[] {
+export function trafficByEndpoint(
+  records: readonly TrafficRecord[],
+  from: number,
+  to: number,
+  order: readonly string[],
+): EndpointTraffic[] {
   const sums = new Map<string, EndpointSum>(order.map((path) => [path, emptySum()]));
   for (const record of records) {
     if (record.hour < from || record.hour >= to) continue;
@@ -47,7 +52,13 @@ export function trafficByEndpoint(records: readonly TrafficRecord[], from: numbe
     addCounts(sum.miss, record.miss);
     addCounts(sum.hit, record.hit);
   }
-  return [...sums].map(([endpoint, sum]) => ({ endpoint, successes: sum.successes, errors: sum.errors, miss: latency(sum.miss), hit: latency(sum.hit) }));
+  return [...sums].map(([endpoint, sum]) => ({
+    endpoint,
+    successes: sum.successes,
+    errors: sum.errors,
+    miss: latency(sum.miss),
+    hit: latency(sum.hit),
+  }));
 }
 
 /** Over all endpoints, per hour starting at each of `hourStarts`: p50/p95 of every timed answer (misses and hits). */

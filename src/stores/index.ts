@@ -75,7 +75,13 @@ export interface SharedStoresOptions {
   crawlLockTtlMs?: number;
 }
 
-export function createSharedStores({ config, logger, metrics, now, crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs }: SharedStoresOptions): SharedStores {
+export function createSharedStores({
+  config,
+  logger,
+  metrics,
+  now,
+  crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs,
+}: SharedStoresOptions): SharedStores {
   const lifetimes: AnswerLifetimes = { staleMaxMs: config.CACHE_STALE_MAX_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
   const answerFile = openAnswerFile({
     path: join(config.DATA_DIR, ANSWERS_FILE),

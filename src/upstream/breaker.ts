@@ -1,4 +1,12 @@
-import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen, type CircuitBreakerPolicy, type IDisposable } from 'cockatiel';
+import {
+  BrokenCircuitError,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+  type CircuitBreakerPolicy,
+  type IDisposable,
+} from 'cockatiel';
 import type { FetchPriority } from './connectionTurns.js';
 import { UpstreamUnavailableError } from './errors.js';
 import type { BreakerState, UpstreamMonitor } from './monitor.js';

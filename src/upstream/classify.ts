@@ -94,7 +94,8 @@ function challengeHeader(headers: UpstreamAnswer['headers']): boolean {
 }
 
 export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdict {
-  if ('failure' in outcome) return outcome.failure === PAGE_TOO_LARGE ? { kind: 'too-large' } : { kind: 'transient', reason: outcome.failure };
+  if ('failure' in outcome)
+    return outcome.failure === PAGE_TOO_LARGE ? { kind: 'too-large' } : { kind: 'transient', reason: outcome.failure };
   const { status, headers, body } = outcome;
   // A transport without a byte bound (the browser page) is held to the same one here.
   if (body.length > MAX_PAGE_BYTES) return { kind: 'too-large' };

@@ -89,7 +89,6 @@ const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
 /** A firewall block will not lift soon; a retry in seconds would only annoy it. */
 const FIREWALL_RETRY_AFTER_SECONDS = 300;
 
-
 /** Builds the client the configuration describes, solver included. */
 export function createUpstreamClientFromConfig(
   config: Config,
@@ -283,7 +282,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       // Background work: it waits for users' fetches, and when it gets no turn it waits for the next interval.
       const release = await turns.take('background').catch(() => null);
       if (release === null) return;
-      const state: PageFetch = { priority: 'background', signal: AbortSignal.timeout(options.timeoutMs), deadlineAt: Date.now() + options.timeoutMs, track: () => undefined };
+      const state: PageFetch = {
+        priority: 'background',
+        signal: AbortSignal.timeout(options.timeoutMs),
+        deadlineAt: Date.now() + options.timeoutMs,
+        track: () => undefined,
+      };
       try {
         for (const origin of due) {
           if ((await refusalOf(origin, state)) === null) {
@@ -329,7 +333,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
         case 'ok': {
           const answer = outcome as UpstreamAnswer;
           // Our URLs name the origin that served the page, whichever of the site's origins the page links.
-          const html = linksOnServingOrigin(answer.body, origin, pool.list().map((entry) => entry.origin));
+          const html = linksOnServingOrigin(
+            answer.body,
+            origin,
+            pool.list().map((entry) => entry.origin),
+          );
           return { url: answer.url, status: answer.status, html, attempts };
         }
         case 'redirect':
@@ -341,7 +349,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
           fresh = await passChallenge(url, used, fresh, viaBrowser, state);
           continue;
         case 'moved':
-          throw new UpstreamMovedError(`The upstream redirected to another site (${verdict.location}) that could not be used`, url, verdict.location);
+          throw new UpstreamMovedError(
+            `The upstream redirected to another site (${verdict.location}) that could not be used`,
+            url,
+            verdict.location,
+          );
         case 'rate-limited': {
           const seconds = verdict.retryAfterSeconds ?? DEFAULT_RATE_LIMIT_PAUSE_SECONDS;
           pauses.pause(origin, seconds);
@@ -352,7 +364,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
         case 'not-found':
           throw new UpstreamNotFoundError(`The upstream has no page at ${url}`, url);
         case 'upstream-error':
-          throw new UpstreamBadResponseError(`The upstream answered HTTP ${(outcome as UpstreamAnswer).status}`, url, (outcome as UpstreamAnswer).status);
+          throw new UpstreamBadResponseError(
+            `The upstream answered HTTP ${(outcome as UpstreamAnswer).status}`,
+            url,
+            (outcome as UpstreamAnswer).status,
+          );
         case 'transient':
           throw new UpstreamBadResponseError(`Could not read the upstream page (${verdict.reason})`, url, null);
         case 'suspect':
@@ -392,7 +408,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       await gate.useBrowser(clearance, signal);
     } catch (error) {
       if (error instanceof UpstreamBlockedError) throw error;
-      throw new UpstreamBlockedError('The browser page for the upstream could not be opened', clearance.origin, 60, 'refused', { cause: error });
+      throw new UpstreamBlockedError('The browser page for the upstream could not be opened', clearance.origin, 60, 'refused', {
+        cause: error,
+      });
     }
   }
 

@@ -3,10 +3,8 @@ import type { Clearance } from './challenge/clearance.js';
 // A current desktop Chrome on Windows, with the headers it sends on a top-level navigation.
 // The upstream sits behind Cloudflare, which scores requests that do not look like a browser.
 const BROWSER_HEADERS: Readonly<Record<string, string>> = {
-  'User-Agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
-  Accept:
-    'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8',
+  'User-Agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
+  Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8',
   'Accept-Language': 'id-ID,id;q=0.9,en-US;q=0.8,en;q=0.7',
   'Accept-Encoding': 'gzip, deflate, br',
   'Sec-CH-UA': '"Chromium";v="156", "Google Chrome";v="156", "Not.A/Brand";v="99"',

@@ -29,7 +29,12 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
     async get(url, headers, signal) {
       try {
         const response: AxiosResponse<string> = await instance.get(url, { headers, signal });
-        return { url, status: response.status, headers: flatHeaders(response), body: typeof response.data === 'string' ? response.data : '' };
+        return {
+          url,
+          status: response.status,
+          headers: flatHeaders(response),
+          body: typeof response.data === 'string' ? response.data : '',
+        };
       } catch (error) {
         if (axios.isAxiosError(error) && error.message.startsWith('maxContentLength')) return { url, failure: PAGE_TOO_LARGE };
         return { url, failure: axios.isAxiosError(error) ? (error.code ?? error.message) : String(error) };

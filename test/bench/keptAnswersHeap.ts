@@ -9,7 +9,10 @@ const [path, entries, reads] = [process.argv[2] ?? '', Number(process.argv[3] ??
 const collect = (globalThis as { gc?: () => void }).gc;
 if (collect === undefined) throw new Error('run with --expose-gc');
 let found = 0;
-const file = path === '' ? undefined : openAnswerFile({ path, maxBytes: 2 ** 40, keepUntil: () => Infinity, now: Date.now, logger: createLogger('silent') });
+const file =
+  path === ''
+    ? undefined
+    : openAnswerFile({ path, maxBytes: 2 ** 40, keepUntil: () => Infinity, now: Date.now, logger: createLogger('silent') });
 for (let i = 0; file !== undefined && i < reads; i++) if (file.read(`answer-${Math.floor(Math.random() * entries)}`) !== undefined) found++;
 collect();
 console.log(JSON.stringify({ heapUsed: process.memoryUsage().heapUsed, found, kept: file?.size().entries ?? 0 }));

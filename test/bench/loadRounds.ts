@@ -81,7 +81,10 @@ export async function againstBare(
   const bare = await startBareServer(body);
   try {
     for (const url of [target.url, bare.origin]) await autocannon({ url, connections: 50, duration: warmUpSeconds });
-    const [ours, baseline] = (await alternatingRounds([target, { url: bare.origin, pid: bare.pid }], seconds, rounds)) as [LoadTally, LoadTally];
+    const [ours, baseline] = (await alternatingRounds([target, { url: bare.origin, pid: bare.pid }], seconds, rounds)) as [
+      LoadTally,
+      LoadTally,
+    ];
     return { body, ours, bare: baseline };
   } finally {
     await bare.stop();

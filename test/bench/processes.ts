@@ -43,7 +43,16 @@ export async function startService(env: Record<string, string>): Promise<Service
   // section asks for one: its upstream fetches would share the machine with the load measured.
   const child = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', CRAWL_ENABLED: 'false', ...env },
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      DATA_DIR: dir,
+      SOLVER: 'off',
+      CRAWL_ENABLED: 'false',
+      ...env,
+    },
     stdio: ['ignore', openSync(logFile, 'w'), openSync(errorFile, 'w')],
   });
   let exited = false;
@@ -91,7 +100,10 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
  * it renders must not take CPU from the load generator in this process.
  */
 export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const origin = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
   return { origin, stop: () => stopChild(child) };
 }
@@ -104,10 +116,11 @@ export function cpuMs(pid: number): number {
 }
 
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((row) => row.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((row) => row.startsWith('VmRSS:'));
   return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024);
 }
-
 
 function stopChild(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {

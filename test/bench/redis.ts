@@ -46,7 +46,9 @@ console.log(`1. cache-hit throughput, one instance, 50 connections, ${LOAD_SECON
 const memoryOnly = await hitRate({});
 const withRedis = await hitRate({ REDIS_URL: redisServer.url });
 console.log(`   memory only: ${memoryOnly.rps} req/s, p50/p99 ${memoryOnly.p50}/${memoryOnly.p99} ms`);
-console.log(`   with Redis:  ${withRedis.rps} req/s, p50/p99 ${withRedis.p50}/${withRedis.p99} ms (${((withRedis.rps / memoryOnly.rps) * 100).toFixed(0)} %)`);
+console.log(
+  `   with Redis:  ${withRedis.rps} req/s, p50/p99 ${withRedis.p50}/${withRedis.p99} ms (${((withRedis.rps / memoryOnly.rps) * 100).toFixed(0)} %)`,
+);
 
 console.log('2. Redis round trips per request (RATE_LIMIT_MAX=3, one client)');
 const env = { RATE_LIMIT_MAX: '3', UPSTREAM_BASE_URLS: simulator.origin, REDIS_URL: redisServer.url };

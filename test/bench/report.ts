@@ -39,9 +39,12 @@ export class BenchReport {
 
   /** The run as a Markdown table, for the README's Performance section. */
   print(): void {
-    console.log(`\n${this.#started.toISOString().slice(0, 16).replace('T', ' ')} UTC · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version}`);
+    console.log(
+      `\n${this.#started.toISOString().slice(0, 16).replace('T', ' ')} UTC · ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'} · Node ${process.version}`,
+    );
     console.log('| measure | value | goal | met |\n|---|---|---|---|');
-    for (const row of this.#rows) console.log(`| ${row.measure} | ${row.value} | ${row.goal} | ${row.met === null ? '' : row.met ? 'yes' : 'no'} |`);
+    for (const row of this.#rows)
+      console.log(`| ${row.measure} | ${row.value} | ${row.goal} | ${row.met === null ? '' : row.met ? 'yes' : 'no'} |`);
     console.log(this.allMet ? '\nEvery goal met.' : '\nSome goals missed (MISS above).');
   }
 }

@@ -68,6 +68,8 @@ export function focusedId(page: Page): Promise<string> {
 /** Nothing sticks out sideways: the page never scrolls horizontally. */
 export async function expectNoHorizontalScroll(page: Page): Promise<void> {
   // Page code is passed as text: the tests are type-checked without the DOM library.
-  const [scrollWidth, clientWidth] = await page.evaluate<[number, number]>('[document.documentElement.scrollWidth, document.documentElement.clientWidth]');
+  const [scrollWidth, clientWidth] = await page.evaluate<[number, number]>(
+    '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+  );
   expect(scrollWidth).toBe(clientWidth);
 }

@@ -25,7 +25,9 @@ describe('the code samples of /docs in Chromium', () => {
       for (const block of blocks) {
         // As the console runs pasted code (top-level await, its own scope); what it logs is handed back,
         // not taken from the page's console, where the page's own messages may come first.
-        const logged = await page.evaluate(`(async () => {\nlet logged;\nconst console = { log: (value) => { logged = value; } };\n${block.code.javascript}\nreturn logged;\n})()`);
+        const logged = await page.evaluate(
+          `(async () => {\nlet logged;\nconst console = { log: (value) => { logged = value; } };\n${block.code.javascript}\nreturn logged;\n})()`,
+        );
         const mismatch = await shownMismatch(block, logged, env.baseUrl);
         if (mismatch !== null) mismatches.push(mismatch);
       }
@@ -58,7 +60,9 @@ describe('the code samples of /docs in Chromium', () => {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         await expectNoHorizontalScroll(page);
-        await page.locator('section:has(#catalog-search) [data-code-samples]').screenshot({ path: join(SCREENSHOT_DIR, `docs-code-tabs-${width}.png`) });
+        await page
+          .locator('section:has(#catalog-search) [data-code-samples]')
+          .screenshot({ path: join(SCREENSHOT_DIR, `docs-code-tabs-${width}.png`) });
       }
     } finally {
       await close();
@@ -68,7 +72,10 @@ describe('the code samples of /docs in Chromium', () => {
   it('copies a sample with its Copy button and says so', async () => {
     const { page, close } = await openPage(env, '/docs', { permissions: ['clipboard-read', 'clipboard-write'] });
     try {
-      await page.getByRole('tablist', { name: 'Bahasa contoh kode untuk GET /catalog/search' }).getByRole('tab', { name: 'Python (requests)' }).click();
+      await page
+        .getByRole('tablist', { name: 'Bahasa contoh kode untuk GET /catalog/search' })
+        .getByRole('tab', { name: 'Python (requests)' })
+        .click();
       const sample = page.locator('section:has(#catalog-search) .code-sample[data-language="python"]');
       await sample.getByRole('button', { name: 'Salin contoh Python (requests) untuk GET /catalog/search' }).click();
       await expect.poll(() => sample.locator('[data-copy-status]').textContent()).toBe('Tersalin.');
@@ -89,12 +96,18 @@ describe('the code samples of /docs in Chromium', () => {
         const sample = page.locator('section:has(#catalog-episode-slug) .code-sample[data-language="curl"]');
         // Every language, one under the other.
         for (const language of ['curl', 'javascript', 'python'])
-          expect(await page.locator(`section:has(#catalog-episode-slug) .code-sample[data-language="${language}"] [data-code]`).isVisible()).toBe(true);
-        expect(await sample.locator('[data-code]').textContent()).toBe(`curl '${env.baseUrl}/catalog/episode/renegade-immortal-episode-124-subtitle-indonesia'`);
+          expect(
+            await page.locator(`section:has(#catalog-episode-slug) .code-sample[data-language="${language}"] [data-code]`).isVisible(),
+          ).toBe(true);
+        expect(await sample.locator('[data-code]').textContent()).toBe(
+          `curl '${env.baseUrl}/catalog/episode/renegade-immortal-episode-124-subtitle-indonesia'`,
+        );
         expect(await page.locator('[data-copy]:visible').count()).toBe(0);
         await expectNoHorizontalScroll(page);
         // The endpoint's section alone: the whole reference is too long a picture.
-        await page.locator('section:has(#catalog-episode-slug)').screenshot({ path: join(SCREENSHOT_DIR, `docs-code-samples-${width}.png`) });
+        await page
+          .locator('section:has(#catalog-episode-slug)')
+          .screenshot({ path: join(SCREENSHOT_DIR, `docs-code-samples-${width}.png`) });
       } finally {
         await close();
       }

@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => env.close());
 
-const result = (page: Page, section: string, field: string) => page.locator(`section:has(#${section}) [data-field="${field}"]`).textContent();
+const result = (page: Page, section: string, field: string) =>
+  page.locator(`section:has(#${section}) [data-field="${field}"]`).textContent();
 
 describe('the API reference in Chromium', () => {
   it('"Coba" sends the request and shows status, headers, time and the pretty body', async () => {
@@ -26,7 +27,9 @@ describe('the API reference in Chromium', () => {
       const body = JSON.parse((await result(page, 'catalog-search', 'body')) as string);
       expect(body.status).toBe('success');
       expect(body.data.query).toBe('soul');
-      expect(body.data.results.map((series: { title: string }) => series.title)).toEqual(sim.search('soul', 1).items.map((series) => series.title));
+      expect(body.data.results.map((series: { title: string }) => series.title)).toEqual(
+        sim.search('soul', 1).items.map((series) => series.title),
+      );
       // Pretty-printed, two spaces per level.
       expect(await result(page, 'catalog-search', 'body')).toContain('\n  "data": {\n    "query": "soul"');
       // Again: the request reaches the server (not the browser's cache), which answers from its cache.

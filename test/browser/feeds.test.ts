@@ -21,7 +21,10 @@ describe('feed discovery in Chromium', () => {
         { type: 'application/atom+xml', title: 'Episode terbaru (Atom 1.0)', href: `${env.baseUrl}/feeds/latest.atom` },
         { type: 'application/rss+xml', title: 'Episode terbaru (RSS 2.0)', href: `${env.baseUrl}/feeds/latest.rss` },
       ]);
-      for (const [alternate, format] of [[alternates[0]!, 'atom'], [alternates[1]!, 'rss']] as const) {
+      for (const [alternate, format] of [
+        [alternates[0]!, 'atom'],
+        [alternates[1]!, 'rss'],
+      ] as const) {
         const response = await page.request.get(alternate.href);
         expect(response.status()).toBe(200);
         expect(response.headers()['content-type']).toBe(`${alternate.type}; charset=utf-8`);

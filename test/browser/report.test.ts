@@ -136,11 +136,15 @@ describe('the Report Center in Chromium', () => {
       await page.waitForLoadState();
       expect(new URL(page.url()).pathname).toBe('/report');
       expect(await errorText(page, 'title')).toBe('Isian ini tidak boleh hanya berisi spasi.');
-      expect(await page.locator('[data-error-summary]').textContent()).toContain('Judul singkat: Isian ini tidak boleh hanya berisi spasi.');
+      expect(await page.locator('[data-error-summary]').textContent()).toContain(
+        'Judul singkat: Isian ini tidak boleh hanya berisi spasi.',
+      );
       expect(await page.getByLabel('Endpoint').inputValue()).toBe('/catalog/ongoing-series');
       expect(await page.getByLabel('Data Salah').isChecked()).toBe(true);
       expect(await page.getByLabel('Sedang').isChecked()).toBe(true);
-      expect(await page.getByLabel('Deskripsi').inputValue()).toBe('Beberapa poster bernilai null.\nPadahal di situs sumber ada gambarnya 🙂');
+      expect(await page.getByLabel('Deskripsi').inputValue()).toBe(
+        'Beberapa poster bernilai null.\nPadahal di situs sumber ada gambarnya 🙂',
+      );
       await expectNoHorizontalScroll(page);
       await screenshot(page, 'report-nojs-errors');
 
@@ -155,7 +159,7 @@ describe('the Report Center in Chromium', () => {
     }
   });
 
-  it('is pre-filled from an API error\'s reportUrl', async () => {
+  it("is pre-filled from an API error's reportUrl", async () => {
     const { page, close } = await openForm({ query: '?endpoint=%2Fcatalog%2Fhome&category=api-down' });
     try {
       expect(await page.getByLabel('Endpoint').inputValue()).toBe('/catalog/home');

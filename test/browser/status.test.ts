@@ -18,7 +18,12 @@ const DAY = 24 * HOUR;
 function history(now: number): StatusRecord[] {
   const records: StatusRecord[] = [];
   const probe = (at: number, outcome: 'up' | 'down', code: string | null, durationMs: number): ProbeRecord => ({
-    kind: 'probe', at, outcome, code, durationMs, origin: 'https://anichin.cafe',
+    kind: 'probe',
+    at,
+    outcome,
+    code,
+    durationMs,
+    origin: 'https://anichin.cafe',
   });
   // A whole day (midnight to midnight WIB, UTC+7) forty days ago.
   const gapStart = Math.floor((now - 40 * DAY + 7 * HOUR) / DAY) * DAY - 7 * HOUR;
@@ -30,8 +35,20 @@ function history(now: number): StatusRecord[] {
     else records.push(probe(at, 'up', null, 350 + Math.round(250 * Math.abs(Math.sin(at / HOUR)))));
   }
   for (let hour = Math.floor((now - 23 * HOUR) / HOUR) * HOUR; hour < now; hour += HOUR) {
-    const traffic = (endpoint: string, successes: number, errors: Record<string, number>, miss: Record<string, number>, hit: Record<string, number>): TrafficRecord => ({
-      kind: 'traffic', hour, endpoint, successes, errors, miss, hit,
+    const traffic = (
+      endpoint: string,
+      successes: number,
+      errors: Record<string, number>,
+      miss: Record<string, number>,
+      hit: Record<string, number>,
+    ): TrafficRecord => ({
+      kind: 'traffic',
+      hour,
+      endpoint,
+      successes,
+      errors,
+      miss,
+      hit,
     });
     records.push(traffic('/catalog/home', 120, {}, { '43': 10, '45': 2 }, { '3': 90, '5': 18 }));
     records.push(traffic('/catalog/search', 40, { INVALID_PARAMETER: 3, RATE_LIMITED: 1 }, { '44': 30 }, { '4': 10 }));
@@ -43,7 +60,12 @@ function history(now: number): StatusRecord[] {
 let env: BrowserStack;
 beforeAll(async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'status-browser-'));
-  writeFileSync(join(dataDir, 'status-history.jsonl'), history(Date.now()).map((record) => `${JSON.stringify(record)}\n`).join(''));
+  writeFileSync(
+    join(dataDir, 'status-history.jsonl'),
+    history(Date.now())
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join(''),
+  );
   env = await startBrowserStack({ DATA_DIR: dataDir });
   // A series asked for teaches the site's paths, which the page shows with the long address they came from.
   expect((await fetch(`${env.baseUrl}/catalog/series/${SERIES[0]!.slug}`)).status).toBe(200);
@@ -80,7 +102,9 @@ describe('the status page', () => {
         await screenshot(page, 'status');
       }
       expect(failed).toEqual([]);
-      expect(problems.filter((problem) => !problem.startsWith('Failed to load resource: the server responded with a status of 404'))).toEqual([]);
+      expect(
+        problems.filter((problem) => !problem.startsWith('Failed to load resource: the server responded with a status of 404')),
+      ).toEqual([]);
     } finally {
       await close();
     }
@@ -93,7 +117,9 @@ describe('the status page', () => {
       const first = await page.evaluate<string>('document.activeElement.getAttribute("aria-label")');
       await page.keyboard.press('Tab');
       const second = await page.evaluate<string>('document.activeElement.getAttribute("aria-label")');
-      expect(first).toMatch(/^\d{1,2} \w{3} \d{4}, \d\d\.00–\d\d\.00 WIB: (Normal|Gangguan|Sebagian terganggu) \(\d+ dari \d+ pemeriksaan berhasil\)$/);
+      expect(first).toMatch(
+        /^\d{1,2} \w{3} \d{4}, \d\d\.00–\d\d\.00 WIB: (Normal|Gangguan|Sebagian terganggu) \(\d+ dari \d+ pemeriksaan berhasil\)$/,
+      );
       expect(second).not.toBe(first);
       expect(await page.locator('.bars .bar').first().locator('title').textContent()).toBe(first);
     } finally {

@@ -23,9 +23,15 @@ export function runCommand(
     execFile(
       file,
       args,
-      { cwd: options.cwd ?? REPO_ROOT, env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: options.cwd ?? REPO_ROOT,
+        env: { ...process.env, ...options.env },
+        timeout: options.timeoutMs ?? 60_000,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(new Error(`${file} ${args.join(' ')} did not run to its end: ${error.message}\n${stderr}`));
+        if (error && typeof error.code !== 'number')
+          reject(new Error(`${file} ${args.join(' ')} did not run to its end: ${error.message}\n${stderr}`));
         else resolve({ exitCode: error ? (error.code as number) : 0, stdout, stderr });
       },
     );

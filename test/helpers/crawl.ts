@@ -39,7 +39,8 @@ export function expectedEntries(simulator: Simulator) {
     });
 }
 
-export const withoutTimes = (entries: Record<string, unknown>[]) => entries.map(({ checkedAt: _checked, changedAt: _changed, ...entry }) => entry);
+export const withoutTimes = (entries: Record<string, unknown>[]) =>
+  entries.map(({ checkedAt: _checked, changedAt: _changed, ...entry }) => entry);
 
 /** The simulator's requests for series pages (`/seri/{slug}/`), as slugs, oldest first. */
 export function seriesPagesRead(simulator: Simulator, from = 0): string[] {

@@ -52,5 +52,7 @@ export async function shownMismatch(block: DocsSampleBlock, shown: unknown, base
   const url = /^curl '([^']+)'$/.exec(block.code.curl)?.[1] as string;
   const answer = await fetch(url);
   if (answer.status !== 200) return `${block.name}: ${url} answered ${answer.status}`;
-  return isDeepStrictEqual(shown, answerShown(await answer.text(), block.mediaType)) ? null : `${block.name}: showed ${String(JSON.stringify(shown)).slice(0, 300)}`;
+  return isDeepStrictEqual(shown, answerShown(await answer.text(), block.mediaType))
+    ? null
+    : `${block.name}: showed ${String(JSON.stringify(shown)).slice(0, 300)}`;
 }

@@ -56,7 +56,13 @@ type XmlItem = {
 const parser = new Parser<Omit<XmlFeed, 'items'>, XmlItem>({
   customFields: {
     feed: [['link', 'links', { keepArray: true }], ['atom:link', 'atomLinks', { keepArray: true }], 'updated', 'lastBuildDate'] as never,
-    item: [['media:thumbnail', 'thumbnail'], ['link', 'links', { keepArray: true }], ['atom:link', 'atomLinks', { keepArray: true }], 'id', 'guid'] as never,
+    item: [
+      ['media:thumbnail', 'thumbnail'],
+      ['link', 'links', { keepArray: true }],
+      ['atom:link', 'atomLinks', { keepArray: true }],
+      'id',
+      'guid',
+    ] as never,
   },
 });
 
@@ -101,7 +107,17 @@ interface JsonFeedDocument {
   title: string;
   home_page_url: string;
   feed_url: string;
-  items: { id: string; url: string; external_url: string; title: string; summary: string; content_text: string; image?: string; date_published: string; date_modified: string }[];
+  items: {
+    id: string;
+    url: string;
+    external_url: string;
+    title: string;
+    summary: string;
+    content_text: string;
+    image?: string;
+    date_published: string;
+    date_modified: string;
+  }[];
 }
 
 function readJsonFeed(text: string): ReadFeed {
@@ -117,7 +133,15 @@ function readJsonFeed(text: string): ReadFeed {
     entries: feed.items.map((item) => {
       if (item.date_modified !== item.date_published) throw new Error(`entry ${item.id} has two dates`);
       if (item.content_text !== item.summary) throw new Error(`entry ${item.id}'s content is not its summary`);
-      return { id: item.id, title: item.title, link: item.url, apiLink: item.external_url, date: item.date_published, image: item.image ?? null, summary: item.summary };
+      return {
+        id: item.id,
+        title: item.title,
+        link: item.url,
+        apiLink: item.external_url,
+        date: item.date_published,
+        image: item.image ?? null,
+        summary: item.summary,
+      };
     }),
   };
 }

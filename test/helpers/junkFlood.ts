@@ -29,7 +29,9 @@ export function junkFlood(origin: string): JunkFlood {
     async flood(from, count) {
       let notRefused = 0;
       for (let start = from; start < from + count; start += CONCURRENCY) {
-        const batch = await Promise.all(Array.from({ length: Math.min(CONCURRENCY, from + count - start) }, (_, i) => status(junk(start + i))));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(CONCURRENCY, from + count - start) }, (_, i) => status(junk(start + i))),
+        );
         notRefused += batch.filter((code) => code !== 429).length;
       }
       return notRefused;

@@ -13,7 +13,15 @@ export function posterOf(ctx: PageContext, series: Series, index: number): strin
 }
 
 export function expectedSeriesCard(ctx: PageContext, series: Series, index: number) {
-  return { title: series.title, slug: series.slug, url: seriesUrl(ctx, series), poster: posterOf(ctx, series, index), type: series.type, status: series.status, sub: series.sub };
+  return {
+    title: series.title,
+    slug: series.slug,
+    url: seriesUrl(ctx, series),
+    poster: posterOf(ctx, series, index),
+    type: series.type,
+    status: series.status,
+    sub: series.sub,
+  };
 }
 
 /**
@@ -24,7 +32,15 @@ export function expectedSeriesCard(ctx: PageContext, series: Series, index: numb
 export function expectedRecommendationCard(ctx: PageContext, series: Series, index: number) {
   const latest = ctx.variant.recommendationCards === 'episode' ? episodesOf(series)[0] : undefined;
   if (latest === undefined) return expectedSeriesCard(ctx, series, index);
-  return { title: latest.title, slug: episodeSlug(latest), url: `${ctx.origin}${latest.path}`, poster: posterOf(ctx, series, index), type: series.type, status: series.status === 'Completed' ? series.status : null, sub: series.sub };
+  return {
+    title: latest.title,
+    slug: episodeSlug(latest),
+    url: `${ctx.origin}${latest.path}`,
+    poster: posterOf(ctx, series, index),
+    type: series.type,
+    status: series.status === 'Completed' ? series.status : null,
+    sub: series.sub,
+  };
 }
 
 export function expectedSeasonCards(ctx: PageContext, slug: string) {

@@ -70,7 +70,11 @@ export interface StreamedBodyResult {
  * of `chunkBytes` every `pauseMs` until the server answers or `maxBytes` are sent, and never ends
  * the body. The slow pace keeps what the client has written close to what the server has read.
  */
-export function streamChunkedBody(port: number, head: string, options: { chunkBytes: number; pauseMs: number; maxBytes: number }): Promise<StreamedBodyResult> {
+export function streamChunkedBody(
+  port: number,
+  head: string,
+  options: { chunkBytes: number; pauseMs: number; maxBytes: number },
+): Promise<StreamedBodyResult> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const received: Buffer[] = [];

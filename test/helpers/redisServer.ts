@@ -28,7 +28,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-
 function accepts(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: '127.0.0.1' });

@@ -1,7 +1,19 @@
 import type { Episode, SeriesDetail } from '../../src/contract/series.js';
 import type { EpisodeItem } from '../simulator/catalog.js';
 import { lastModified, type Series, type Term } from '../simulator/dataset.js';
-import { batchesOf, downloadsOf, episodeSlug, episodesOf, longDate, seriesInfo, serversOf, shortDate, siteDate, siteDatetime, type EpisodeLookup } from '../simulator/episodes.js';
+import {
+  batchesOf,
+  downloadsOf,
+  episodeSlug,
+  episodesOf,
+  longDate,
+  seriesInfo,
+  serversOf,
+  shortDate,
+  siteDate,
+  siteDatetime,
+  type EpisodeLookup,
+} from '../simulator/episodes.js';
 import { seriesUrl, type PageContext } from '../simulator/pages/context.js';
 import { serverPageUrl } from '../simulator/pages/episodePage.js';
 import { imageStyleAt, posterUrl } from '../simulator/pages/images.js';
@@ -15,7 +27,8 @@ export function expectedSeries(ctx: PageContext, series: Series): SeriesDetail {
   const info = seriesInfo(series);
   const episodes = episodesOf(series);
   const term = (base: string) => (item: Term) => ({ name: item.name, slug: item.slug, url: `${ctx.origin}${base}${item.slug}/` });
-  const ref = (item: EpisodeItem | undefined) => (item === undefined ? null : { episode: item.episode, slug: episodeSlug(item), url: `${ctx.origin}${item.path}` });
+  const ref = (item: EpisodeItem | undefined) =>
+    item === undefined ? null : { episode: item.episode, slug: episodeSlug(item), url: `${ctx.origin}${item.path}` };
   const index = seriesPosterIndex(series);
   return {
     title: series.title,
@@ -72,7 +85,8 @@ function expectedServers(ctx: PageContext, item: EpisodeItem): Episode['servers'
 /** What the simulated episode page shows, computed from the simulator's data. */
 export function expectedEpisode(ctx: PageContext, { item, list, index }: EpisodeLookup): Episode {
   const { series } = item;
-  const link = (other: EpisodeItem | undefined) => (other === undefined ? null : { slug: episodeSlug(other), url: `${ctx.origin}${other.path}` });
+  const link = (other: EpisodeItem | undefined) =>
+    other === undefined ? null : { slug: episodeSlug(other), url: `${ctx.origin}${other.path}` };
   return {
     title: item.title,
     slug: episodeSlug(item),
@@ -97,4 +111,3 @@ export function expectedEpisode(ctx: PageContext, { item, list, index }: Episode
     })),
   };
 }
-

@@ -55,7 +55,14 @@ export async function startTestStack(
     CRAWL_ENABLED: 'false',
     ...options.env,
   });
-  const app = createApp({ config, logger: options.logger ?? createLogger('silent'), upstream: options.upstream, now: options.now, scheduleProbe: options.scheduleProbe ?? noProbe, crawlLockTiming: options.crawlLockTiming });
+  const app = createApp({
+    config,
+    logger: options.logger ?? createLogger('silent'),
+    upstream: options.upstream,
+    now: options.now,
+    scheduleProbe: options.scheduleProbe ?? noProbe,
+    crawlLockTiming: options.crawlLockTiming,
+  });
   return {
     app,
     simulator,

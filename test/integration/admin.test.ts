@@ -91,7 +91,9 @@ describe('GET /admin/reports with ADMIN_TOKEN', () => {
   });
 
   it('refuses a bad filter with 400 INVALID_PARAMETER naming it', async () => {
-    const response = await request(stack.app).get('/admin/reports?severity=extreme&from=21-11-2026').set('Authorization', `Bearer ${TOKEN}`);
+    const response = await request(stack.app)
+      .get('/admin/reports?severity=extreme&from=21-11-2026')
+      .set('Authorization', `Bearer ${TOKEN}`);
     expect(response.status).toBe(400);
     expect(ErrorEnvelope.parse(response.body).error.details.map(({ field, message }) => [field, message])).toEqual([
       ['severity', 'severity must be one of: low, medium, high, critical'],

@@ -17,14 +17,21 @@ import { startTestStack, type TestStack } from '../helpers/testApp.js';
 // the simulator's dataset, never from our parsers.
 
 const firstPage = (nextPage: number | null, totalPages: number | null) => ({
-  currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: nextPage !== null, nextPage, totalPages,
+  currentPage: 1,
+  hasPrevPage: false,
+  prevPage: null,
+  hasNextPage: nextPage !== null,
+  nextPage,
+  totalPages,
 });
 
 async function getOk(stack: TestStack, path: string, template: string) {
   const response = await request(stack.app).get(path);
   expect(response.status, response.text.slice(0, 300)).toBe(200);
   const endpoint = endpoints.find((entry) => entry.path === template);
-  successEnvelope(endpoint!.data as z.ZodType).strict().parse(response.body);
+  successEnvelope(endpoint!.data as z.ZodType)
+    .strict()
+    .parse(response.body);
   return response;
 }
 
@@ -134,7 +141,11 @@ describe.each<[VariantName, string]>([
   });
 
   it('GET /catalog/series filters by status, order and genres, and echoes the filters', async () => {
-    const { body } = await getOk(stack, '/catalog/series?status=Ongoing&order=popular&genre=cultivation,martial-arts,cultivation', '/catalog/series');
+    const { body } = await getOk(
+      stack,
+      '/catalog/series?status=Ongoing&order=popular&genre=cultivation,martial-arts,cultivation',
+      '/catalog/series',
+    );
     const results = seriesList({ status: 'ongoing', order: 'popular', genre: ['cultivation', 'martial-arts'] }, 1);
     expect(results.totalItems).toBeGreaterThan(1);
     expect(body.data).toEqual({
@@ -147,7 +158,11 @@ describe.each<[VariantName, string]>([
   });
 
   it('GET /catalog/series filters by season, studio and type "live action"', async () => {
-    const { body } = await getOk(stack, `/catalog/series?type=live%20action&season=2025,2024&studio=${encodeURIComponent(UTF8_STUDIO.slug)},bai-cg`, '/catalog/series');
+    const { body } = await getOk(
+      stack,
+      `/catalog/series?type=live%20action&season=2025,2024&studio=${encodeURIComponent(UTF8_STUDIO.slug)},bai-cg`,
+      '/catalog/series',
+    );
     const filter = { type: 'live action', season: ['2025', '2024'], studio: ['l²studio', 'bai-cg'] };
     expect(body.data).toEqual({
       filters: { status: null, order: null, genre: [], ...filter },
@@ -170,7 +185,7 @@ describe('listing endpoints: errors and routing', () => {
   });
   afterAll(() => stack.close());
 
-  it('400 for a slug outside the contract\'s rule', async () => {
+  it("400 for a slug outside the contract's rule", async () => {
     const error = await getError(stack, '/catalog/genres/Bad_Slug', 400, 'INVALID_PARAMETER');
     expect(error.details.map((detail) => [detail.field, detail.rule])).toEqual([['slug', 'slug']]);
   });
@@ -178,7 +193,11 @@ describe('listing endpoints: errors and routing', () => {
   it('400 for a bad letter, listing the letters allowed', async () => {
     const error = await getError(stack, '/catalog/az-list?letter=AB', 400, 'INVALID_PARAMETER');
     expect(error.details).toEqual([
-      { field: 'letter', rule: `one of ${AZ_LETTERS.join(' ')}`, message: `letter must be one of ${AZ_LETTERS.join(' ')} (# sent as %23), or absent for the whole list` },
+      {
+        field: 'letter',
+        rule: `one of ${AZ_LETTERS.join(' ')}`,
+        message: `letter must be one of ${AZ_LETTERS.join(' ')} (# sent as %23), or absent for the whole list`,
+      },
     ]);
   });
 
@@ -199,7 +218,13 @@ describe('listing endpoints: errors and routing', () => {
   });
 
   it('404 for an unknown genre, studio, network, country or season', async () => {
-    for (const path of ['/catalog/genres/no-such-genre', '/catalog/studios/no-such-studio', '/catalog/networks/no-such-network', '/catalog/countries/atlantis', '/catalog/seasons/1999'])
+    for (const path of [
+      '/catalog/genres/no-such-genre',
+      '/catalog/studios/no-such-studio',
+      '/catalog/networks/no-such-network',
+      '/catalog/countries/atlantis',
+      '/catalog/seasons/1999',
+    ])
       await getError(stack, path, 404, 'NOT_FOUND');
   });
 
@@ -214,7 +239,13 @@ describe('listing endpoints: errors and routing', () => {
   it('502 UPSTREAM_LAYOUT_CHANGED when the pages come back redesigned (a page of another kind: see the parser tests)', async () => {
     stack.simulator.setFaults([{ kind: 'layout-change' }]);
     try {
-      for (const path of ['/catalog/genres/action', '/catalog/seasons/2024', '/catalog/schedule', '/catalog/az-list?letter=B', '/catalog/series?order=latest'])
+      for (const path of [
+        '/catalog/genres/action',
+        '/catalog/seasons/2024',
+        '/catalog/schedule',
+        '/catalog/az-list?letter=B',
+        '/catalog/series?order=latest',
+      ])
         await getError(stack, path, 502, 'UPSTREAM_LAYOUT_CHANGED');
     } finally {
       stack.simulator.clearFaults();

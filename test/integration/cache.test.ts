@@ -35,10 +35,20 @@ describe('the answer cache over HTTP', () => {
     const miss = await request(stack.app).get('/catalog/genres').set('X-Request-Id', 'trace-miss-0001');
     const hit = await request(stack.app).get('/catalog/genres').set('X-Request-Id', 'trace-hit-00002');
     expect([miss.headers['x-cache'], hit.headers['x-cache']]).toEqual(['MISS', 'HIT']);
-    const names = (headers: Record<string, unknown>) => Object.keys(headers).filter((name) => name !== 'date').sort();
+    const names = (headers: Record<string, unknown>) =>
+      Object.keys(headers)
+        .filter((name) => name !== 'date')
+        .sort();
     expect(names(hit.headers)).toEqual(names(miss.headers));
     expect(hit.headers['x-content-type-options']).toBe('nosniff');
-    for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'content-type', 'etag', 'x-ratelimit-limit']) {
+    for (const name of [
+      'access-control-allow-origin',
+      'access-control-expose-headers',
+      'x-content-type-options',
+      'content-type',
+      'etag',
+      'x-ratelimit-limit',
+    ]) {
       expect(hit.headers[name], name).toBe(miss.headers[name]);
     }
     expect(hit.headers['x-request-id']).toBe('trace-hit-00002');
@@ -52,7 +62,11 @@ describe('the answer cache over HTTP', () => {
     const clock = { offsetMs: 0, now: () => startedAt + clock.offsetMs };
     stack = await startTestStack({ now: clock.now });
     const miss = await request(stack.app).get('/catalog/genres');
-    const ageAndMaxAge = (response: request.Response) => [response.headers['x-cache'], response.headers['age'], response.headers['cache-control']];
+    const ageAndMaxAge = (response: request.Response) => [
+      response.headers['x-cache'],
+      response.headers['age'],
+      response.headers['cache-control'],
+    ];
     expect(ageAndMaxAge(miss)).toEqual(['MISS', '0', 'public, max-age=43200']);
     expect(ageAndMaxAge(await request(stack.app).get('/catalog/genres'))).toEqual(['HIT', '0', 'public, max-age=43200']);
     clock.offsetMs = 1_000;
@@ -74,7 +88,9 @@ describe('the answer cache over HTTP', () => {
   it('answers 304 to a matching If-None-Match on a hit, and 200 to a stale validator', async () => {
     stack = await startTestStack();
     const first = await request(stack.app).get('/catalog/genres');
-    const revalidated = await request(stack.app).get('/catalog/genres').set('If-None-Match', first.headers['etag'] as string);
+    const revalidated = await request(stack.app)
+      .get('/catalog/genres')
+      .set('If-None-Match', first.headers['etag'] as string);
     expect(revalidated.status).toBe(304);
     expect(revalidated.text).toBe('');
     expect(revalidated.headers['x-cache']).toBe('HIT');
@@ -94,9 +110,14 @@ describe('the answer cache over HTTP', () => {
     // Every request waited for the one fetch: each is a MISS and logs what the upstream did; a hit after logs nothing of it.
     expect(new Set(responses.map((response) => response.headers['x-cache']))).toEqual(new Set(['MISS']));
     await request(stack.app).get('/catalog/popular-series').expect('X-Cache', 'HIT');
-    const logged = lines.filter((line) => line.msg === 'request').map(({ cache, upstream }) => ({ cache, upstream: upstream && { ...upstream, durationMs: undefined } }));
+    const logged = lines
+      .filter((line) => line.msg === 'request')
+      .map(({ cache, upstream }) => ({ cache, upstream: upstream && { ...upstream, durationMs: undefined } }));
     const fetched = { url: responses[0]!.body.meta.source as string, status: 200, attempts: 1, durationMs: undefined };
-    expect(logged).toEqual([...Array.from({ length: 100 }, () => ({ cache: 'MISS', upstream: fetched })), { cache: 'HIT', upstream: undefined }]);
+    expect(logged).toEqual([
+      ...Array.from({ length: 100 }, () => ({ cache: 'MISS', upstream: fetched })),
+      { cache: 'HIT', upstream: undefined },
+    ]);
   });
 
   it('serves a stale answer at once past its TTL and refreshes it once in the background', async () => {

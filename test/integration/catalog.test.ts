@@ -53,7 +53,9 @@ async function getOk(stack: TestStack, path: string) {
   expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
   const endpoint = endpoints.find((entry) => entry.path === path.split('?')[0]);
   // The body must match the contract's shapes exactly (zod), before any value is compared.
-  successEnvelope(endpoint!.data as z.ZodType).strict().parse(response.body);
+  successEnvelope(endpoint!.data as z.ZodType)
+    .strict()
+    .parse(response.body);
   return response;
 }
 
@@ -89,7 +91,14 @@ describe.each<[VariantName, string]>([
     expect(body.data.recommendations).toEqual(
       sim.recommendations().map(({ genre, items }) => ({ genre: genre.name, items: items.map(expected.seriesCard) })),
     );
-    expect(body.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: null });
+    expect(body.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: null,
+    });
     expect(body.meta.source).toBe(`${expected.origin}/`);
     // Fetched for this request, while it was under way (to the second, if it is written in whole seconds).
     expect(Date.parse(body.meta.fetchedAt)).toBeGreaterThanOrEqual(Math.floor(sentAt / 1000) * 1000);
@@ -131,7 +140,14 @@ describe.each<[VariantName, string]>([
   it('GET /catalog/search without hits is a success with results: []', async () => {
     const { body } = await getOk(stack, '/catalog/search?q=zzzz-nothing-matches');
     expect(body.data).toEqual({ query: 'zzzz-nothing-matches', results: [] });
-    expect(body.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: false, nextPage: null, totalPages: 1 });
+    expect(body.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: false,
+      nextPage: null,
+      totalPages: 1,
+    });
   });
 
   it('GET /catalog/search decodes titles with entities and typographic apostrophes', async () => {
@@ -191,7 +207,14 @@ describe.each<[VariantName, string]>([
       }),
     );
     expect(body.data.latest.map((movie: { releaseDateText: string }) => movie.releaseDateText)).toContain('TBA');
-    expect(body.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: null });
+    expect(body.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: null,
+    });
   });
 
   it('GET /catalog/new-movie?page=2 is the last page of movies', async () => {
@@ -221,7 +244,9 @@ describe('catalog response headers', () => {
 
   it('answers a matching If-None-Match with 304 and no body, even after a refetch of unchanged data', async () => {
     const first = await getOk(stack, '/catalog/genres');
-    const second = await request(stack.app).get('/catalog/genres').set('If-None-Match', first.headers['etag'] as string);
+    const second = await request(stack.app)
+      .get('/catalog/genres')
+      .set('If-None-Match', first.headers['etag'] as string);
     expect(second.status).toBe(304);
     expect(second.text).toBe('');
     expect(second.headers['etag']).toBe(first.headers['etag']);

@@ -34,14 +34,22 @@ describe('GET /export/catalog.json after a full crawl', () => {
       expect(Date.parse(entry.checkedAt)).not.toBeNaN();
       expect(entry.changedAt).toBe(entry.checkedAt);
     }
-    const maxTime = document.series.map((entry: { checkedAt: string }) => entry.checkedAt).sort().at(-1);
+    const maxTime = document.series
+      .map((entry: { checkedAt: string }) => entry.checkedAt)
+      .sort()
+      .at(-1);
     expect(document.generatedAt).toBe(maxTime);
 
     const lines = await request(stack.app).get('/export/catalog.jsonl').expect(200);
     expect(lines.headers['content-type']).toBe('application/jsonl; charset=utf-8');
     const text = lines.text;
     expect(text.endsWith('\n')).toBe(true);
-    expect(text.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual(document.series);
+    expect(
+      text
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line)),
+    ).toEqual(document.series);
   });
 
   it('is described by its JSON Schema (2020-12), which validates it, and refuses a broken document', async () => {
@@ -104,7 +112,11 @@ describe('the export in the reference', () => {
     stack = await startTestStack();
     const $ = load((await request(stack.app).get('/docs').expect(200)).text);
     const links = $('section:has(#export-catalog) .feed-links a');
-    expect(links.map((_, link) => $(link).attr('href')).get()).toEqual(['/export/catalog.json', '/export/catalog.jsonl', '/export/catalog.schema.json']);
+    expect(links.map((_, link) => $(link).attr('href')).get()).toEqual([
+      '/export/catalog.json',
+      '/export/catalog.jsonl',
+      '/export/catalog.schema.json',
+    ]);
     expect(links.map((_, link) => $(link).text().split(':')[0]).get()).toEqual(['Coba', 'Coba', 'Coba']);
     const document = (await request(stack.app).get('/openapi.json').expect(200)).body;
     const json = document.paths['/export/catalog.json'].get;

@@ -24,7 +24,8 @@ afterAll(async () => {
   await stack.close();
 });
 
-const get = (path: string, accept: string) => rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`);
+const get = (path: string, accept: string) =>
+  rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`);
 
 describe('paths under /catalog', () => {
   const paths = [
@@ -60,7 +61,10 @@ describe('paths under /catalog', () => {
   it('answers a CORS preflight of any such path with 204, without counting it', async () => {
     const before = Number((await get('/catalog/nope', 'application/json')).headers['x-ratelimit-remaining']);
     for (const path of ['//catalog/home', '/CATALOG/home', '/catalog/%2e%2e']) {
-      const response = await rawRequest(port, `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.test\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n`);
+      const response = await rawRequest(
+        port,
+        `OPTIONS ${path} HTTP/1.1\r\nHost: x\r\nOrigin: https://example.test\r\nAccess-Control-Request-Method: GET\r\nConnection: close\r\n\r\n`,
+      );
       expect([path, response.status, response.headers['access-control-allow-origin']]).toEqual([path, 204, '*']);
     }
     const after = Number((await get('/catalog/nope', 'application/json')).headers['x-ratelimit-remaining']);

@@ -20,7 +20,9 @@ const gone = (slug: string): RemovedSeries => ({ slug, title: slug, removedAt: '
 
 /** The changes as plain values: slug → title of each entry, and the slugs removed. */
 const readable = (changes: CatalogChanges) => ({
-  entries: Object.fromEntries([...changes.entries].map(([slug, bytes]) => [slug, (JSON.parse(bytes.toString('utf8')) as { title: string }).title])),
+  entries: Object.fromEntries(
+    [...changes.entries].map(([slug, bytes]) => [slug, (JSON.parse(bytes.toString('utf8')) as { title: string }).title]),
+  ),
   removed: [...changes.removed.keys()].sort(),
 });
 

@@ -15,7 +15,15 @@ function clearance(origin: string, obtainedAt: number, lifeMs = 60_000): Clearan
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36',
     clientHints: { 'sec-ch-ua': '"Chromium";v="156"', 'sec-ch-ua-mobile': '?0', 'sec-ch-ua-platform': '"Linux"' },
     cookies: [
-      { name: 'cf_clearance', value: `token-${obtainedAt}`, domain: '.example.test', path: '/', expires: Math.round((obtainedAt + lifeMs) / 1000), httpOnly: true, secure: true },
+      {
+        name: 'cf_clearance',
+        value: `token-${obtainedAt}`,
+        domain: '.example.test',
+        path: '/',
+        expires: Math.round((obtainedAt + lifeMs) / 1000),
+        httpOnly: true,
+        secure: true,
+      },
     ],
     obtainedAt,
     expiresAt: obtainedAt + lifeMs,

@@ -52,7 +52,10 @@ describe('the code samples on /docs', () => {
     for (const [index, block] of blocks.entries()) {
       const bodyFile = join(workDir, `curl-${index}`);
       // Only what the test needs to see is added after the pasted command: where the body goes, and the status.
-      const run = await runCommand('bash', ['-c', `${block.code.curl} --silent --show-error --output '${bodyFile}' --write-out '%{http_code} %{content_type}'`]);
+      const run = await runCommand('bash', [
+        '-c',
+        `${block.code.curl} --silent --show-error --output '${bodyFile}' --write-out '%{http_code} %{content_type}'`,
+      ]);
       expect(run.exitCode, run.stderr).toBe(0);
       const [status, ...contentType] = run.stdout.split(' ');
       const body = readFileSync(bodyFile, 'utf8');

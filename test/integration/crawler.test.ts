@@ -35,7 +35,13 @@ describe('the crawler', () => {
     expect(new Set(read).size).toBe(series.length);
     expect(read.length).toBe(series.length);
     expect(listPagesRead(stack.simulator)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect(stack.app.localCatalog.state()).toMatchObject({ complete: true, listed: series.length, read: series.length, held: series.length, removed: 0 });
+    expect(stack.app.localCatalog.state()).toMatchObject({
+      complete: true,
+      listed: series.length,
+      read: series.length,
+      held: series.length,
+      removed: 0,
+    });
     const hits = stack.simulator.hits.length;
     const answer = await request(stack.app).get(`/catalog/series/${series[0]!.slug}`).expect(200);
     expect(answer.headers['x-cache']).toBe('HIT');
@@ -49,7 +55,11 @@ describe('the crawler', () => {
     const bar = $('#katalog-bar');
     expect([bar.attr('max'), bar.attr('value')]).toEqual(['120', '120']);
     expect($('label[for="katalog-bar"]').parent().text()).toContain('120 dari 120 seri dibaca (100%)');
-    const facts = Object.fromEntries($('.catalog-facts div').toArray().map((row) => [$(row).find('dt').text(), $(row).find('dd').text()]));
+    const facts = Object.fromEntries(
+      $('.catalog-facts div')
+        .toArray()
+        .map((row) => [$(row).find('dt').text(), $(row).find('dd').text()]),
+    );
     expect(facts['Putaran sekarang']).toBe('tidak ada');
     expect(facts['Putaran penuh terakhir selesai']).toMatch(/WIB$/);
     expect(facts['Putaran berikutnya']).toMatch(/WIB$/);
@@ -77,12 +87,21 @@ describe('the crawler', () => {
     const stack = await stackOf({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' }, simulator: { catalogSize: 150 } });
     await until(stack, firstPassDone);
     const before = (await exportOf(stack)).series;
-    const slugs = stack.simulator.catalog.series.filter((series) => series.type !== 'Movie').slice(-3).map((series) => series.slug);
+    const slugs = stack.simulator.catalog.series
+      .filter((series) => series.type !== 'Movie')
+      .slice(-3)
+      .map((series) => series.slug);
     const from = stack.simulator.hits.length;
     for (const slug of slugs) stack.simulator.publishEpisode(slug);
     const started = Date.now();
     let document = await exportOf(stack);
-    while (slugs.some((slug) => document.series.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes === before.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes)) {
+    while (
+      slugs.some(
+        (slug) =>
+          document.series.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes ===
+          before.find((entry: { slug: string }) => entry.slug === slug).listedEpisodes,
+      )
+    ) {
       if (Date.now() - started > 30_000) throw new Error('the new episodes never reached the export');
       await new Promise((resolve) => setTimeout(resolve, 100));
       document = await exportOf(stack);
@@ -103,7 +122,11 @@ describe('the crawler', () => {
   it('moves a series whose page is gone and that no list shows to `removed` in the next full pass', async () => {
     let offsetMs = 0;
     const now = () => Date.now() + offsetMs;
-    const stack = await stackOf({ env: { ...crawlEnv(), CRAWL_FULL_PASS_S: '3600', CRAWL_UPDATE_S: '3600' }, simulator: { catalogSize: 120 }, now });
+    const stack = await stackOf({
+      env: { ...crawlEnv(), CRAWL_FULL_PASS_S: '3600', CRAWL_UPDATE_S: '3600' },
+      simulator: { catalogSize: 120 },
+      now,
+    });
     await until(stack, firstPassDone);
     const gone = stack.simulator.catalog.series[5]!;
     stack.simulator.removeSeries(gone.slug);
@@ -139,7 +162,10 @@ describe('the crawler', () => {
 
 describe('politeness', () => {
   it('backs off while the site is down or walled off: a handful of requests, no entry rewritten; it goes on when the site is back', async () => {
-    const stack = await stackOf({ env: { ...crawlEnv(0), UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' }, simulator: { catalogSize: 120 } });
+    const stack = await stackOf({
+      env: { ...crawlEnv(0), UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' },
+      simulator: { catalogSize: 120 },
+    });
     await until(stack, (state) => state.read >= 10);
     const outage = async (mode: 'unavailable' | 'challenge') => {
       stack.simulator.setSiteDown(mode);
@@ -174,7 +200,9 @@ describe('politeness', () => {
     await until(stack, (state) => state.read >= 5);
     for (let round = 0; round < 5; round++) {
       const from = stack.simulator.hits.length;
-      await request(stack.app).get(`/catalog/az-list?page=${round + 1}`).expect(200);
+      await request(stack.app)
+        .get(`/catalog/az-list?page=${round + 1}`)
+        .expect(200);
       const upstream = stack.simulator.hits.slice(from).map((hit) => hit.path);
       const userAt = upstream.indexOf(round === 0 ? '/az-lists/' : `/az-lists/page/${round + 1}/`);
       // At most the crawler's request already under way went before it.
@@ -185,7 +213,7 @@ describe('politeness', () => {
 });
 
 describe('one broken series page', () => {
-  it("costs users nothing: their misses all answer 200, the breaker stays closed, the pass finishes, and a new episode elsewhere reaches the export", async () => {
+  it('costs users nothing: their misses all answer 200, the breaker stays closed, the pass finishes, and a new episode elsewhere reaches the export', async () => {
     const stack = await stackOf({
       env: { ...crawlEnv(0), CRAWL_UPDATE_S: '1', UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' },
       simulator: { catalogSize: 100 },

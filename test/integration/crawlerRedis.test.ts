@@ -27,7 +27,6 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-
 /** The service as its own process (through tsx), as a deployment runs it. */
 async function startChild(env: Record<string, string>): Promise<ChildProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-child-'));
@@ -52,7 +51,13 @@ describe('the crawler on several instances (REDIS_URL)', () => {
     cleanups.push(() => redis.stop());
     const simulator: Simulator = await startSimulator({ catalogSize: 120 });
     cleanups.push(() => simulator.close());
-    const env = { ...crawlEnv(20), REDIS_URL: redis.url, UPSTREAM_BASE_URLS: simulator.origin, PUBLIC_URL: 'https://api.example', RATE_LIMIT_MAX: '100000' };
+    const env = {
+      ...crawlEnv(20),
+      REDIS_URL: redis.url,
+      UPSTREAM_BASE_URLS: simulator.origin,
+      PUBLIC_URL: 'https://api.example',
+      RATE_LIMIT_MAX: '100000',
+    };
 
     const child = await startChild(env);
     // The child is first: it holds the lock before the in-process instance starts.

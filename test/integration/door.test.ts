@@ -44,11 +44,18 @@ describe('the door', () => {
     try {
       const miss = await request(app).get('/catalog/genres').set('X-Request-Id', 'trace-miss-0001');
       const hit = await request(app).get('/catalog/genres?page=x').set('X-Request-Id', 'trace-hit-00002');
-      const notModified = await request(app).get('/catalog/genres').set('If-None-Match', miss.headers['etag'] as string);
+      const notModified = await request(app)
+        .get('/catalog/genres')
+        .set('If-None-Match', miss.headers['etag'] as string);
       const third = await request(app).get('/catalog/genres');
       const refused = await request(app).get('/catalog/genres').set('X-Request-Id', 'trace-429-00005');
       expect([miss.status, hit.status, notModified.status, third.status, refused.status]).toEqual([200, 200, 304, 200, 429]);
-      expect([miss.headers['x-cache'], hit.headers['x-cache'], notModified.headers['x-cache'], third.headers['x-cache']]).toEqual(['MISS', 'HIT', 'HIT', 'HIT']);
+      expect([miss.headers['x-cache'], hit.headers['x-cache'], notModified.headers['x-cache'], third.headers['x-cache']]).toEqual([
+        'MISS',
+        'HIT',
+        'HIT',
+        'HIT',
+      ]);
       expect(stack.simulator.hitCount()).toBe(1);
 
       // The 304 keeps the validators, says the quota as it stands (it was not counted), and sends no body.
@@ -63,12 +70,62 @@ describe('the door', () => {
       expect(refused.headers['cache-control']).toBe('no-store');
 
       const logged = lines.filter((line) => line.msg === 'request');
-      expect(logged.map(({ requestId, route, method, url, status, cache, errorCode }) => ({ requestId, route, method, url, status, cache, errorCode }))).toEqual([
-        { requestId: 'trace-miss-0001', route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 200, cache: 'MISS', errorCode: undefined },
-        { requestId: 'trace-hit-00002', route: '/catalog/genres', method: 'GET', url: '/catalog/genres?page=x', status: 200, cache: 'HIT', errorCode: undefined },
-        { requestId: notModified.headers['x-request-id'], route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 304, cache: 'HIT', errorCode: undefined },
-        { requestId: third.headers['x-request-id'], route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 200, cache: 'HIT', errorCode: undefined },
-        { requestId: 'trace-429-00005', route: '/catalog/genres', method: 'GET', url: '/catalog/genres', status: 429, cache: undefined, errorCode: 'RATE_LIMITED' },
+      expect(
+        logged.map(({ requestId, route, method, url, status, cache, errorCode }) => ({
+          requestId,
+          route,
+          method,
+          url,
+          status,
+          cache,
+          errorCode,
+        })),
+      ).toEqual([
+        {
+          requestId: 'trace-miss-0001',
+          route: '/catalog/genres',
+          method: 'GET',
+          url: '/catalog/genres',
+          status: 200,
+          cache: 'MISS',
+          errorCode: undefined,
+        },
+        {
+          requestId: 'trace-hit-00002',
+          route: '/catalog/genres',
+          method: 'GET',
+          url: '/catalog/genres?page=x',
+          status: 200,
+          cache: 'HIT',
+          errorCode: undefined,
+        },
+        {
+          requestId: notModified.headers['x-request-id'],
+          route: '/catalog/genres',
+          method: 'GET',
+          url: '/catalog/genres',
+          status: 304,
+          cache: 'HIT',
+          errorCode: undefined,
+        },
+        {
+          requestId: third.headers['x-request-id'],
+          route: '/catalog/genres',
+          method: 'GET',
+          url: '/catalog/genres',
+          status: 200,
+          cache: 'HIT',
+          errorCode: undefined,
+        },
+        {
+          requestId: 'trace-429-00005',
+          route: '/catalog/genres',
+          method: 'GET',
+          url: '/catalog/genres',
+          status: 429,
+          cache: undefined,
+          errorCode: 'RATE_LIMITED',
+        },
       ]);
       const scrape = await metrics.registry.metrics();
       expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="200"} 3');
@@ -85,7 +142,12 @@ describe('the door', () => {
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as RequestLine) });
     const app = createApp({ config: stack.config, logger, scheduleProbe: noProbe });
     try {
-      for (const path of ['/catalog/series/shadow-chronicle', '/catalog/series/shadow-chronicle', '/feeds/series/shadow-chronicle.atom', '/feeds/series/shadow-chronicle.rss'])
+      for (const path of [
+        '/catalog/series/shadow-chronicle',
+        '/catalog/series/shadow-chronicle',
+        '/feeds/series/shadow-chronicle.atom',
+        '/feeds/series/shadow-chronicle.rss',
+      ])
         expect((await request(app).get(path)).status).toBe(200);
       expect(lines.filter((line) => line.msg === 'request').map((line) => [line.route, line.cache])).toEqual([
         ['/catalog/series/{slug}', 'MISS'],
@@ -107,12 +169,37 @@ describe('the door', () => {
       const miss = await request(server.baseUrl).get(path).set('X-Request-Id', 'trace-same-miss');
       const hit = await request(server.baseUrl).get(path).set('X-Request-Id', 'trace-same-hit0');
       expect([miss.status, hit.status]).toEqual([200, 200]);
-      const names = (headers: Record<string, string>) => Object.keys(headers).filter((name) => name !== 'date' && name !== 'connection' && name !== 'keep-alive').sort();
+      const names = (headers: Record<string, string>) =>
+        Object.keys(headers)
+          .filter((name) => name !== 'date' && name !== 'connection' && name !== 'keep-alive')
+          .sort();
       expect(names(hit.headers)).toEqual(names(miss.headers));
-      expect(names(hit.headers)).toEqual(expect.arrayContaining(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-cache', 'age', 'cache-control', 'etag', 'access-control-allow-origin', 'access-control-expose-headers', 'x-request-id', 'x-content-type-options']));
+      expect(names(hit.headers)).toEqual(
+        expect.arrayContaining([
+          'x-ratelimit-limit',
+          'x-ratelimit-remaining',
+          'x-ratelimit-reset',
+          'x-cache',
+          'age',
+          'cache-control',
+          'etag',
+          'access-control-allow-origin',
+          'access-control-expose-headers',
+          'x-request-id',
+          'x-content-type-options',
+        ]),
+      );
       expect([miss.headers['x-request-id'], hit.headers['x-request-id']]).toEqual(['trace-same-miss', 'trace-same-hit0']);
       expect(Number(miss.headers['x-ratelimit-remaining']) - Number(hit.headers['x-ratelimit-remaining'])).toBe(1);
-      for (const name of ['access-control-allow-origin', 'access-control-expose-headers', 'x-content-type-options', 'content-type', 'etag', 'x-ratelimit-limit', 'x-ratelimit-reset'])
+      for (const name of [
+        'access-control-allow-origin',
+        'access-control-expose-headers',
+        'x-content-type-options',
+        'content-type',
+        'etag',
+        'x-ratelimit-limit',
+        'x-ratelimit-reset',
+      ])
         expect([name, hit.headers[name]]).toEqual([name, miss.headers[name]]);
       expect([miss.headers['x-cache'], hit.headers['x-cache']]).toEqual(['MISS', 'HIT']);
       expect(hit.body).toEqual(miss.body);
@@ -145,7 +232,12 @@ describe('the door', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['cache-control']).toBe('no-store');
     expect(answered).toBe(0);
-    expect(logged.find((entry) => entry.msg === 'request')).toMatchObject({ requestId: 'trace-down-0001', route: '/catalog/home', status: 500, errorCode: 'INTERNAL_ERROR' });
+    expect(logged.find((entry) => entry.msg === 'request')).toMatchObject({
+      requestId: 'trace-down-0001',
+      route: '/catalog/home',
+      status: 500,
+      errorCode: 'INTERNAL_ERROR',
+    });
   });
 });
 
@@ -193,7 +285,11 @@ describe('a client past its quota', () => {
     // A conditional request answered 304 from what the service holds is free, and starts no refresh.
     for (const validator of [homeAnswer.headers['etag'] as string, '*']) {
       const revalidated = await refused.get('/catalog/home').set('If-None-Match', validator);
-      expect([revalidated.status, revalidated.headers['x-cache'], revalidated.headers['x-ratelimit-remaining']]).toEqual([304, 'STALE', '0']);
+      expect([revalidated.status, revalidated.headers['x-cache'], revalidated.headers['x-ratelimit-remaining']]).toEqual([
+        304,
+        'STALE',
+        '0',
+      ]);
     }
 
     // Refreshes and fetches are asynchronous: give any that were started time to reach the site.

@@ -28,7 +28,15 @@ afterEach(async () => {
 });
 
 function instance(env: Record<string, string>, now: () => number): App {
-  const config = loadConfig({ UPSTREAM_BASE_URLS: simulator.origin, UPSTREAM_TIMEOUT_MS: '3000', LOG_LEVEL: 'silent', SOLVER: 'off', RATE_LIMIT_MAX: '100000', CRAWL_ENABLED: 'false', ...env });
+  const config = loadConfig({
+    UPSTREAM_BASE_URLS: simulator.origin,
+    UPSTREAM_TIMEOUT_MS: '3000',
+    LOG_LEVEL: 'silent',
+    SOLVER: 'off',
+    RATE_LIMIT_MAX: '100000',
+    CRAWL_ENABLED: 'false',
+    ...env,
+  });
   const app = createApp({ config, logger: createLogger('silent'), now, scheduleProbe: noProbe });
   opened.push(app);
   return app;

@@ -51,7 +51,11 @@ describe('GET /feeds/latest.{atom,rss,json}', () => {
     const cards = home.data.latestRelease;
     expect(cards.length).toBe(20);
     const [atom, rss, json] = read;
-    for (const [feed, format] of [[atom!, 'atom'], [rss!, 'rss'], [json!, 'json']] as const) {
+    for (const [feed, format] of [
+      [atom!, 'atom'],
+      [rss!, 'rss'],
+      [json!, 'json'],
+    ] as const) {
       expect(feed.selfLink).toBe(`${base}/feeds/latest.${format}`);
       expect(feed.siteLink).toBe(home.meta.source);
       expect(feed.title).toBe('Episode terbaru · Donghua Catalog');
@@ -62,7 +66,9 @@ describe('GET /feeds/latest.{atom,rss,json}', () => {
           link: card.url,
           apiLink: `${base}/catalog/episode/${card.slug}`,
           image: card.poster,
-          summary: [card.seriesTitle, card.episode === null ? null : `Episode ${card.episode}`, card.sub, card.type].filter(Boolean).join(' · '),
+          summary: [card.seriesTitle, card.episode === null ? null : `Episode ${card.episode}`, card.sub, card.type]
+            .filter(Boolean)
+            .join(' · '),
         })),
       );
     }
@@ -180,7 +186,13 @@ describe('GET /feeds/movies.{atom,rss,json}', () => {
     for (const format of FORMATS) {
       const feed = await readFeed((await api.get(`/feeds/movies.${format}`)).text, format);
       expect(feed.entries.map(({ id, title, link, apiLink, image }) => ({ id, title, link, apiLink, image }))).toEqual(
-        movies.map((movie) => ({ id: movie.url, title: movie.title, link: movie.url, apiLink: `${base}/catalog/series/${movie.slug}`, image: movie.poster })),
+        movies.map((movie) => ({
+          id: movie.url,
+          title: movie.title,
+          link: movie.url,
+          apiLink: `${base}/catalog/series/${movie.slug}`,
+          image: movie.poster,
+        })),
       );
       for (const movie of dated) {
         const releaseDate = latest.find((entry) => entry.slug === movie.slug)!.releaseDate!;
@@ -280,7 +292,16 @@ describe('feed discovery', () => {
   it('describes every feed in /openapi.json with its three media types and a 304 that costs nothing', async () => {
     const { api } = await start();
     const document = (await api.get('/openapi.json')).body as {
-      paths: Record<string, { get: { operationId: string; parameters: { name: string; in: string; schema: { enum?: string[] } }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> } }>;
+      paths: Record<
+        string,
+        {
+          get: {
+            operationId: string;
+            parameters: { name: string; in: string; schema: { enum?: string[] } }[];
+            responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+          };
+        }
+      >;
     };
     for (const [path, operationId, parameters] of [
       ['/feeds/latest.{format}', 'getFeedLatest', ['format']],
@@ -291,7 +312,11 @@ describe('feed discovery', () => {
       expect(operation.operationId).toBe(operationId);
       expect(operation.parameters.map((parameter) => parameter.name)).toEqual(parameters);
       expect(operation.parameters.find((parameter) => parameter.name === 'format')!.schema.enum).toEqual(['atom', 'rss', 'json']);
-      expect(Object.keys(operation.responses['200']!.content!)).toEqual(['application/atom+xml', 'application/rss+xml', 'application/feed+json']);
+      expect(Object.keys(operation.responses['200']!.content!)).toEqual([
+        'application/atom+xml',
+        'application/rss+xml',
+        'application/feed+json',
+      ]);
       expect(operation.responses['200']!.content!['application/feed+json']!.schema).toEqual({ $ref: '#/components/schemas/JsonFeed' });
       expect(operation.responses['304']).toBeDefined();
     }
@@ -300,8 +325,12 @@ describe('feed discovery', () => {
   it('links the latest feed from the landing page and lists every feed with "Coba" links on /docs that answer', async () => {
     const { api } = await start();
     const landing = (await api.get('/')).text;
-    expect(landing).toContain('<link rel="alternate" type="application/atom+xml" title="Episode terbaru (Atom 1.0)" href="/feeds/latest.atom">');
-    expect(landing).toContain('<link rel="alternate" type="application/rss+xml" title="Episode terbaru (RSS 2.0)" href="/feeds/latest.rss">');
+    expect(landing).toContain(
+      '<link rel="alternate" type="application/atom+xml" title="Episode terbaru (Atom 1.0)" href="/feeds/latest.atom">',
+    );
+    expect(landing).toContain(
+      '<link rel="alternate" type="application/rss+xml" title="Episode terbaru (RSS 2.0)" href="/feeds/latest.rss">',
+    );
     const docs = (await api.get('/docs')).text;
     const tries = [...docs.matchAll(/<a href="([^"]+)" type="([^"]+)">Coba /g)].map((match) => [match[1], match[2]]);
     expect(tries).toEqual([

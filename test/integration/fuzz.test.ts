@@ -44,13 +44,57 @@ const TARGETS = [
 
 // Written as latin1, so characters past 0x7f go out as raw bytes.
 const TOKENS = [
-  '%', '%zz', '%E0%A4%A', '%00', '%ff', '%C0%AF', '%2e%2e', '%2F', '%25', '%F0%9F%98%80', '..', '//', ';', '&', '=', '[]',
-  '__proto__', 'constructor', 'toString', '+', ' ', '\t', '\u00ff', '\u0080', '<script>', '"', "'", '\\', '-1', '0', '1e9',
-  '501', 'NaN', '0x10', 'a'.repeat(300), 'soul land', 'renegade-immortal', '',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '%ff',
+  '%C0%AF',
+  '%2e%2e',
+  '%2F',
+  '%25',
+  '%F0%9F%98%80',
+  '..',
+  '//',
+  ';',
+  '&',
+  '=',
+  '[]',
+  '__proto__',
+  'constructor',
+  'toString',
+  '+',
+  ' ',
+  '\t',
+  '\u00ff',
+  '\u0080',
+  '<script>',
+  '"',
+  "'",
+  '\\',
+  '-1',
+  '0',
+  '1e9',
+  '501',
+  'NaN',
+  '0x10',
+  'a'.repeat(300),
+  'soul land',
+  'renegade-immortal',
+  '',
 ];
 const QUERY_KEYS = ['page', 'q', 'slug', 'page[]', 'q[0]', '__proto__', 'constructor[prototype]', 'category', 'from', 'endpoint', ''];
 const METHODS = ['GET', 'GET', 'GET', 'HEAD', 'POST', 'POST', 'OPTIONS', 'PUT', 'DELETE', 'PATCH'];
-const CONTENT_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'application/json; charset=nope', 'multipart/form-data', '*/*', ''];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'text/plain',
+  'application/json; charset=latin1',
+  'application/json; charset=nope',
+  'multipart/form-data',
+  '*/*',
+  '',
+];
 const ENCODINGS = ['gzip', 'deflate', 'br', 'identity', 'compress', 'gzip, gzip', '\u00ff'];
 const EXTRA_HEADERS = [
   'Range: bytes=99999999-',
@@ -97,7 +141,14 @@ function fuzzedRequest(random: () => number): FuzzedRequest {
   let body = Buffer.alloc(0);
   if (method !== 'GET' && method !== 'HEAD' && random() < 0.8) {
     const kind = random();
-    const json = JSON.stringify({ category: token(), endpoint: token(), title: token(), description: token(), severity: token(), website: random() < 0.2 ? 'x' : '' });
+    const json = JSON.stringify({
+      category: token(),
+      endpoint: token(),
+      title: token(),
+      description: token(),
+      severity: token(),
+      website: random() < 0.2 ? 'x' : '',
+    });
     body =
       kind < 0.25
         ? Buffer.from(json)
@@ -145,7 +196,8 @@ describe('fuzzing the public surface', () => {
         const { method, target, bytes } = requests[next++] as FuzzedRequest;
         const response = await rawRequest(port, bytes).catch((error: unknown) => ({ status: 0, body: String(error) }));
         statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        if (response.status === 0 || response.status >= 500) failures.push(`${method} ${JSON.stringify(target)} → ${response.status} ${response.body.slice(0, 200)}`);
+        if (response.status === 0 || response.status >= 500)
+          failures.push(`${method} ${JSON.stringify(target)} → ${response.status} ${response.body.slice(0, 200)}`);
       }
     }
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));

@@ -48,7 +48,13 @@ afterAll(async () => {
   expect(logLines.filter((line) => line.level >= PINO_ERROR)).toEqual([]);
 });
 
-const REPORT = JSON.stringify({ category: 'bug', endpoint: '/catalog/home', title: 'Slider kosong', description: 'Slider kosong sejak pagi.', severity: 'low' });
+const REPORT = JSON.stringify({
+  category: 'bug',
+  endpoint: '/catalog/home',
+  title: 'Slider kosong',
+  description: 'Slider kosong sejak pagi.',
+  severity: 'low',
+});
 
 /** The envelope's shape, code and request id (body and header agree); returns the envelope. */
 function expectEnvelope(response: { status: number; headers: Record<string, string>; body: string }, status: number, code: string) {
@@ -114,17 +120,22 @@ describe('corrupt or truncated compressed bodies', () => {
 });
 
 describe('malformed percent-encoding in a path', () => {
-  it.each(['/report/sent/%', '/report/sent/%zz', '/report/sent/%E0%A4%A'])('answers GET %s with 400 INVALID_PARAMETER naming the path', async (path) => {
-    const response = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    const envelope = expectEnvelope(response, 400, 'INVALID_PARAMETER');
-    expect(envelope.error.details).toEqual([
-      { field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' },
-    ]);
-  });
+  it.each(['/report/sent/%', '/report/sent/%zz', '/report/sent/%E0%A4%A'])(
+    'answers GET %s with 400 INVALID_PARAMETER naming the path',
+    async (path) => {
+      const response = await rawRequest(port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      const envelope = expectEnvelope(response, 400, 'INVALID_PARAMETER');
+      expect(envelope.error.details).toEqual([
+        { field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' },
+      ]);
+    },
+  );
 
   it('logs it at info with the reason, never as our failure', async () => {
     await rawRequest(port, 'GET /report/sent/%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
-    expect(logLines).toContainEqual(expect.objectContaining({ level: PINO_INFO, msg: 'client error', code: 'INVALID_PARAMETER', reason: "Failed to decode param '%zz'" }));
+    expect(logLines).toContainEqual(
+      expect.objectContaining({ level: PINO_INFO, msg: 'client error', code: 'INVALID_PARAMETER', reason: "Failed to decode param '%zz'" }),
+    );
   });
 
   it('answers a browser with the 400 error page', async () => {
@@ -152,18 +163,23 @@ describe('a client that goes away mid-body', () => {
     const received = await arrived;
     await vi.waitFor(() => expect(received.readableFlowing).toBe(true));
     socket.destroy();
-    await vi.waitFor(() => expect(logLines).toContainEqual(expect.objectContaining({ level: PINO_INFO, msg: 'client error', reason: 'request aborted' })));
+    await vi.waitFor(() =>
+      expect(logLines).toContainEqual(expect.objectContaining({ level: PINO_INFO, msg: 'client error', reason: 'request aborted' })),
+    );
   });
 });
 
 describe('a declared body far over the limit', () => {
-  it.each(['/api/reports', '/report'])('answers POST %s with Content-Length 1000000000000 and no body 413 at once, and closes', async (path) => {
-    const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n`;
-    // The client never sends the body nor closes; only the server's answer ends this.
-    const response = await rawRequest(port, head);
-    expectEnvelope(response, 413, 'PAYLOAD_TOO_LARGE');
-    expect(response.headers.connection).toBe('close');
-  });
+  it.each(['/api/reports', '/report'])(
+    'answers POST %s with Content-Length 1000000000000 and no body 413 at once, and closes',
+    async (path) => {
+      const head = `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n`;
+      // The client never sends the body nor closes; only the server's answer ends this.
+      const response = await rawRequest(port, head);
+      expectEnvelope(response, 413, 'PAYLOAD_TOO_LARGE');
+      expect(response.headers.connection).toBe('close');
+    },
+  );
 
   it('serves with timeouts fit for a public API', () => {
     expect(SERVER_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
@@ -171,7 +187,11 @@ describe('a declared body far over the limit', () => {
   });
 
   it('answers stalled headers with 408 REQUEST_TIMEOUT in the envelope', async () => {
-    const quick = createHttpServer(app, pino({ level: 'silent' }), { headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveTimeoutMs: 200 });
+    const quick = createHttpServer(app, pino({ level: 'silent' }), {
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 400,
+      keepAliveTimeoutMs: 200,
+    });
     await new Promise<void>((resolve) => quick.listen(0, '127.0.0.1', resolve));
     try {
       const response = await rawRequest((quick.address() as AddressInfo).port, 'GET /catalog/home HTTP/1.1\r\nHost: x\r\n');
@@ -199,7 +219,11 @@ describe('slow-header clients', () => {
     );
 
   it('get their 408, and the server closes their file descriptors while the clients keep their own open', async () => {
-    const quick = createHttpServer(app, pino({ level: 'silent' }), { headersTimeoutMs: 200, requestTimeoutMs: 400, keepAliveTimeoutMs: 200 });
+    const quick = createHttpServer(app, pino({ level: 'silent' }), {
+      headersTimeoutMs: 200,
+      requestTimeoutMs: 400,
+      keepAliveTimeoutMs: 200,
+    });
     await new Promise<void>((resolve) => quick.listen(0, '127.0.0.1', resolve));
     // The server's side of each connection, as the file it is (its fd's link names the socket's inode).
     const served: string[] = [];
@@ -234,14 +258,18 @@ describe('slow-header clients', () => {
 
 describe("errors of Node's HTTP parser", () => {
   it('answers a raw non-ASCII byte in the URL with 400 in the envelope, with a request id', async () => {
-    const response = await rawRequest(port, Buffer.concat([Buffer.from('GET /catalog/search?q='), Buffer.from([0xff]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]));
+    const response = await rawRequest(
+      port,
+      Buffer.concat([Buffer.from('GET /catalog/search?q='), Buffer.from([0xff]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+    );
     const envelope = expectEnvelope(response, 400, 'INVALID_PARAMETER');
     // Our own words only, never the parser's ("Parse Error: Invalid character in URL"...).
     expect(envelope.error.details).toEqual([
       {
         field: 'request',
         rule: 'well-formed HTTP',
-        message: 'The request line or a header does not follow HTTP/1.1: look for spaces or raw bytes outside ASCII in the URL, or a malformed header',
+        message:
+          'The request line or a header does not follow HTTP/1.1: look for spaces or raw bytes outside ASCII in the URL, or a malformed header',
       },
     ]);
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -288,7 +316,9 @@ describe('CORS preflight and report ids', () => {
     const never = await request(app).get('/report/sent/00000000-0000-4000-8000-000000000000').set('Accept', 'text/html');
     expect(never.status).toBe(404);
     const stored = await request(app).post('/api/reports').set('Content-Type', 'application/json').send(REPORT);
-    const page = await request(app).get(`/report/sent/${(stored.body as { data: { id: string } }).data.id}`).set('Accept', 'text/html');
+    const page = await request(app)
+      .get(`/report/sent/${(stored.body as { data: { id: string } }).data.id}`)
+      .set('Accept', 'text/html');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Laporan Terkirim!');
   });

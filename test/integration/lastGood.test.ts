@@ -65,7 +65,12 @@ afterEach(async () => {
 });
 
 /** An instance on `dataDir`: a restart when an earlier one used the same folder. */
-async function instance(dataDir: string, clock: { now: () => number }, env: Record<string, string> = {}, logger?: Logger): Promise<TestStack> {
+async function instance(
+  dataDir: string,
+  clock: { now: () => number },
+  env: Record<string, string> = {},
+  logger?: Logger,
+): Promise<TestStack> {
   const stack = await startTestStack({ sharedSimulator: site, env: { DATA_DIR: dataDir, ...env }, now: clock.now, logger });
   stacks.push(stack);
   return stack;
@@ -243,7 +248,8 @@ describe('during an outage', () => {
     // The try goes on in the background; the answer does not wait for it.
     expect((await get(stack, '/catalog/ongoing-series')).headers['x-cache']).toBe('STALE');
     await until(() => failedAgain() === 1);
-    for (let i = 0; i < 3; i++) expect((await get(stack, '/catalog/ongoing-series')).body.meta.stale.reason).toBe('UPSTREAM_LAYOUT_CHANGED');
+    for (let i = 0; i < 3; i++)
+      expect((await get(stack, '/catalog/ongoing-series')).body.meta.stale.reason).toBe('UPSTREAM_LAYOUT_CHANGED');
     expect(site.hitCount()).toBe(2);
     site.setSiteDown(null);
     clock.offsetMs += 10_000;
@@ -289,7 +295,9 @@ describe('telling client authors', () => {
       expect(page, path).toContain('Kenali jawaban pengganti dari <code>meta.stale</code>');
     }
     const schema = (await get(stack, '/openapi.json')).body.components.schemas;
-    const meta = Object.values(schema as Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }> }>).find((entry) => entry.properties?.meta)!.properties!.meta!;
+    const meta = Object.values(schema as Record<string, { properties?: Record<string, { properties?: Record<string, unknown> }> }>).find(
+      (entry) => entry.properties?.meta,
+    )!.properties!.meta!;
     expect(Object.keys(meta.properties!)).toEqual(['source', 'fetchedAt', 'stale', 'catalogComplete']);
   });
 });

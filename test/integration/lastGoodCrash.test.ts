@@ -62,7 +62,9 @@ describe('kept answers through kill -9', () => {
       site.setSiteDown('unavailable');
       const served = await Promise.all(PATHS.map((path) => request(restarted.app).get(path)));
       site.setSiteDown(null);
-      const references = await Promise.all(PATHS.map(async (path, index) => (served[index]!.status === 200 ? await request(reference.app).get(path) : undefined)));
+      const references = await Promise.all(
+        PATHS.map(async (path, index) => (served[index]!.status === 200 ? await request(reference.app).get(path) : undefined)),
+      );
       let kept = 0;
       for (const [index, path] of PATHS.entries()) {
         const answer = served[index]!;

@@ -30,7 +30,6 @@ afterEach(async () => {
   clock.offsetMs = 0;
 });
 
-
 /** An instance on its own DATA_DIR, sharing Redis, once Redis is up for it. */
 async function instance(): Promise<TestStack> {
   const stack = await startTestStack({ sharedSimulator: site, env: { REDIS_URL: redis.url }, now: clock.now });
@@ -43,7 +42,7 @@ async function instance(): Promise<TestStack> {
 const healthOf = (stack: TestStack) => async () => (await request(stack.app).get('/health/upstream')).body as { redis?: unknown };
 
 describe('last good answers with REDIS_URL', () => {
-  it("serves on one instance, marked stale, what another fetched; a Redis outage costs it only the answers it never read", async () => {
+  it('serves on one instance, marked stale, what another fetched; a Redis outage costs it only the answers it never read', async () => {
     const [a, b] = [await instance(), await instance()];
     const fetched = await request(a.app).get(SERIES);
     const genres = await request(a.app).get(GENRES);

@@ -73,8 +73,17 @@ describe('batchLines', () => {
       logger.info({ n: 1 }, 'first');
       logger.info({ n: 2 }, 'second');
       process.exit(0);`;
-    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
-    const lines = output.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; n: number });
-    expect(lines.map(({ msg, n }) => [msg, n])).toEqual([['first', 1], ['second', 2]]);
+    const output = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { msg: string; n: number });
+    expect(lines.map(({ msg, n }) => [msg, n])).toEqual([
+      ['first', 1],
+      ['second', 2],
+    ]);
   });
 });

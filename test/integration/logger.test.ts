@@ -52,7 +52,9 @@ describe('createLogger', () => {
     // ~280 bytes a line: about 1,150 lines fit in the pipe and the bound; batches of 64 KB are dropped whole.
     expect(dropped).toBeGreaterThan(2000);
     expect(dropped).toBeLessThan(3500);
-    expect(await createMetrics().registry.getSingleMetricAsString('log_lines_dropped_total')).toContain(`\nlog_lines_dropped_total ${droppedLogLines()}`);
+    expect(await createMetrics().registry.getSingleMetricAsString('log_lines_dropped_total')).toContain(
+      `\nlog_lines_dropped_total ${droppedLogLines()}`,
+    );
 
     const lines = await readLines(fd, logged - dropped, 10_000);
     expect(lines).toHaveLength(logged - dropped);

@@ -37,7 +37,9 @@ describe('GET /openapi.json', () => {
   it('names the address it was reached at, not a Host header that names no host', async () => {
     const response = await request(stack.app).get('/openapi.json').set('Host', 'a"b\\c');
     expect(response.status).toBe(200);
-    expect(JSON.parse(response.text).servers).toEqual([{ url: expect.stringMatching(/^http:\/\/(?:127\.0\.0\.1|\[::1\]|\[::ffff:127\.0\.0\.1\]):\d+$/) }]);
+    expect(JSON.parse(response.text).servers).toEqual([
+      { url: expect.stringMatching(/^http:\/\/(?:127\.0\.0\.1|\[::1\]|\[::ffff:127\.0\.0\.1\]):\d+$/) },
+    ]);
   });
 
   it('would be refused by the validator if it were broken (the check can fail)', async () => {
@@ -46,7 +48,7 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(broken as never)).rejects.toThrow(/Missing/);
   });
 
-  it('has exactly the endpoint table\'s paths, the feed table\'s, the export\'s, plus POST /api/reports', () => {
+  it("has exactly the endpoint table's paths, the feed table's, the export's, plus POST /api/reports", () => {
     expect(Object.keys(document.paths)).toEqual([
       ...endpoints.map((endpoint) => endpoint.path),
       '/feeds/latest.{format}',
@@ -183,7 +185,7 @@ describe('GET /openapi.json', () => {
     expect(JSON.stringify(document)).not.toContain('"$id"');
   });
 
-  it('describes POST /api/reports with the form\'s fields and rules', () => {
+  it("describes POST /api/reports with the form's fields and rules", () => {
     const operation = document.paths['/api/reports'].post;
     expect(operation.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ReportInput' });
     expect(document.components.schemas.ReportInput.required).toEqual(['category', 'endpoint', 'title', 'description', 'severity']);

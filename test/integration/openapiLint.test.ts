@@ -65,36 +65,52 @@ async function spectral(target: string): Promise<{ exitCode: number; results: Sp
 }
 
 describe('/openapi.json under the linters client tools run', () => {
-  it("passes Redocly CLI's recommended rules with no error, no warning and nothing ignored", async () => {
-    const { exitCode, report } = await redocly(`${server.baseUrl}/openapi.json`);
-    expect(report.problems).toEqual([]);
-    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
-    expect(exitCode).toBe(0);
-  }, LINT_TIMEOUT_MS);
+  it(
+    "passes Redocly CLI's recommended rules with no error, no warning and nothing ignored",
+    async () => {
+      const { exitCode, report } = await redocly(`${server.baseUrl}/openapi.json`);
+      expect(report.problems).toEqual([]);
+      expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 0 });
+      expect(exitCode).toBe(0);
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-  it("passes Spectral's spectral:oas rules with no finding of any severity", async () => {
-    const { exitCode, results } = await spectral(`${server.baseUrl}/openapi.json`);
-    expect(results).toEqual([]);
-    expect(exitCode).toBe(0);
-  }, LINT_TIMEOUT_MS);
+  it(
+    "passes Spectral's spectral:oas rules with no finding of any severity",
+    async () => {
+      const { exitCode, results } = await spectral(`${server.baseUrl}/openapi.json`);
+      expect(results).toEqual([]);
+      expect(exitCode).toBe(0);
+    },
+    LINT_TIMEOUT_MS,
+  );
 
-  it('would fail on a document without security, license and contact (the linters do report)', async () => {
-    const served = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as { security?: unknown; info: Record<string, unknown>; paths: object };
-    delete served.security;
-    delete served.info.license;
-    delete served.info.contact;
-    const file = join(workDir, 'stripped.json');
-    writeFileSync(file, JSON.stringify(served));
+  it(
+    'would fail on a document without security, license and contact (the linters do report)',
+    async () => {
+      const served = (await (await fetch(`${server.baseUrl}/openapi.json`)).json()) as {
+        security?: unknown;
+        info: Record<string, unknown>;
+        paths: object;
+      };
+      delete served.security;
+      delete served.info.license;
+      delete served.info.contact;
+      const file = join(workDir, 'stripped.json');
+      writeFileSync(file, JSON.stringify(served));
 
-    const { exitCode: redoclyExit, report } = await redocly(file);
-    const rules = new Set(report.problems.map((problem) => problem.ruleId));
-    expect([...rules].sort()).toEqual(['info-license', 'security-defined']);
-    // security-defined once per operation: every path has one.
-    expect(report.totals).toEqual({ errors: Object.keys(served.paths).length, warnings: 1, ignored: 0 });
-    expect(redoclyExit).toBe(1);
+      const { exitCode: redoclyExit, report } = await redocly(file);
+      const rules = new Set(report.problems.map((problem) => problem.ruleId));
+      expect([...rules].sort()).toEqual(['info-license', 'security-defined']);
+      // security-defined once per operation: every path has one.
+      expect(report.totals).toEqual({ errors: Object.keys(served.paths).length, warnings: 1, ignored: 0 });
+      expect(redoclyExit).toBe(1);
 
-    const { exitCode: spectralExit, results } = await spectral(file);
-    expect(results.map((result) => [result.code, result.path.join('.')])).toEqual([['info-contact', 'info']]);
-    expect(spectralExit).toBe(1);
-  }, LINT_TIMEOUT_MS);
+      const { exitCode: spectralExit, results } = await spectral(file);
+      expect(results.map((result) => [result.code, result.path.join('.')])).toEqual([['info-contact', 'info']]);
+      expect(spectralExit).toBe(1);
+    },
+    LINT_TIMEOUT_MS,
+  );
 });

@@ -18,7 +18,12 @@ describe('the shared origin', () => {
     const subscribers = async () => ((await publisher.client.pubsub('NUMSUB', 'upstream:origin')) as [string, number])[1];
     await until(async () => (await subscribers()) > 0);
     expect(await subscribers()).toBe(1);
-    const choice: PersistedOrigin = { origin: 'https://mirror.example', movedFrom: null, reason: 'failover', adoptedAt: new Date(0).toISOString() };
+    const choice: PersistedOrigin = {
+      origin: 'https://mirror.example',
+      movedFrom: null,
+      reason: 'failover',
+      adoptedAt: new Date(0).toISOString(),
+    };
     await publisher.client.publish('upstream:origin', '{"origin": "https://cut-off');
     await publisher.client.publish('upstream:origin', '{"origin": 42}');
     await createRedisOrigin(publisher).publish(choice);

@@ -18,10 +18,19 @@ const text = ($: CheerioAPI, selector: string) => squash($(selector).text());
 /** Each row of a table as its cells' text, joined by one space. */
 const rows = ($: CheerioAPI, selector: string) =>
   $(selector)
-    .map((_, row) => $(row).children('td, th').map((__, cell) => squash($(cell).text())).get().join(' '))
+    .map((_, row) =>
+      $(row)
+        .children('td, th')
+        .map((__, cell) => squash($(cell).text()))
+        .get()
+        .join(' '),
+    )
     .get();
 /** Each matched element's text, white space squashed. */
-const texts = ($: CheerioAPI, selector: string) => $(selector).map((_, el) => squash($(el).text())).get();
+const texts = ($: CheerioAPI, selector: string) =>
+  $(selector)
+    .map((_, el) => squash($(el).text()))
+    .get();
 
 const ENDPOINT_PATHS = [
   '/catalog/home',
@@ -47,9 +56,15 @@ const FEED_PATHS = ['/feeds/latest.{atom,rss,json}', '/feeds/series/{slug}.{atom
 /** Every script, stylesheet, image and form target of a page is on our own origin. */
 function expectOnlyOwnResources($: CheerioAPI) {
   const urls = [
-    ...$('script[src]').map((_, el) => $(el).attr('src')).get(),
-    ...$('link[href]').map((_, el) => $(el).attr('href')).get(),
-    ...$('img[src]').map((_, el) => $(el).attr('src')).get(),
+    ...$('script[src]')
+      .map((_, el) => $(el).attr('src'))
+      .get(),
+    ...$('link[href]')
+      .map((_, el) => $(el).attr('href'))
+      .get(),
+    ...$('img[src]')
+      .map((_, el) => $(el).attr('src'))
+      .get(),
   ];
   for (const url of urls) expect(url).toMatch(/^\/[^/]/);
   expect($('script:not([src])').length).toBe(0);
@@ -65,11 +80,17 @@ describe('GET / (landing page)', () => {
     expect($('html').attr('lang')).toBe('id');
     expect($('h1').text()).toBe('Donghua Catalog API');
     expect(text($, '.base-url')).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect($('.endpoint-card code').filter((_, el) => $(el).parent().hasClass('endpoint-card__path')).map((_, el) => $(el).text()).get()).toEqual([
-      ...ENDPOINT_PATHS,
-      ...FEED_PATHS,
-    ]);
-    expect($('.endpoint-card__links a:first-child').map((_, el) => $(el).attr('href')).get()).toEqual([
+    expect(
+      $('.endpoint-card code')
+        .filter((_, el) => $(el).parent().hasClass('endpoint-card__path'))
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual([...ENDPOINT_PATHS, ...FEED_PATHS]);
+    expect(
+      $('.endpoint-card__links a:first-child')
+        .map((_, el) => $(el).attr('href'))
+        .get(),
+    ).toEqual([
       '/catalog/home',
       '/catalog/search?q=soul',
       '/catalog/genres',
@@ -110,7 +131,7 @@ describe('GET / (landing page)', () => {
     expect(section).not.toMatch(/tanpa batas|no limit/i);
   });
 
-  it('states each endpoint\'s cache time and the cache headers', async () => {
+  it("states each endpoint's cache time and the cache headers", async () => {
     const $ = load((await request(stack.app).get('/')).text);
     expect(rows($, 'section:has(#cache) tbody tr')).toEqual([
       '/catalog/home 5 menit',
@@ -153,7 +174,7 @@ describe('GET / (landing page)', () => {
     }
   });
 
-  it('sends helmet\'s headers with a CSP that allows only our own scripts and styles', async () => {
+  it("sends helmet's headers with a CSP that allows only our own scripts and styles", async () => {
     const response = await request(stack.app).get('/');
     expect(response.headers['content-security-policy']).toBe(
       "default-src 'self';base-uri 'self';font-src 'self';form-action 'self';frame-ancestors 'none';img-src 'self' data:;" +
@@ -184,7 +205,11 @@ describe('GET /docs (API reference)', () => {
     const $ = load(response.text);
     expect($('h1').text()).toBe('Referensi API');
     expectOnlyOwnResources($);
-    expect($('script[src]').map((_, el) => $(el).attr('src')).get()).toEqual(['/js/try-it.js', '/js/code-samples.js']);
+    expect(
+      $('script[src]')
+        .map((_, el) => $(el).attr('src'))
+        .get(),
+    ).toEqual(['/js/try-it.js', '/js/code-samples.js']);
 
     const sections = $('section.endpoint-doc');
     expect(sections.map((_, el) => squash($(el).children('h2').text())).get()).toEqual([
@@ -227,7 +252,9 @@ describe('GET /docs (API reference)', () => {
     expect(genres('.error-list li').first().text()).toBe('404 NOT_FOUND');
     // Only the search can answer from the local catalog, so only it lists the crawler's not-ready code.
     expect(texts(genres, '.error-list li')).not.toContain('503 CATALOG_NOT_READY');
-    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 REPORT_NOT_STORED');
+    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain(
+      '503 REPORT_NOT_STORED',
+    );
   });
 
   it('has the error table, the rate limit and the cache note', async () => {
@@ -237,7 +264,9 @@ describe('GET /docs (API reference)', () => {
       '400 INVALID_PARAMETER Parameter query atau isian body kosong atau melanggar aturannya; details menyebut tiap isian dan aturannya',
     );
     expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 SERVICE_BUSY');
-    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain('503 CATALOG_NOT_READY');
+    expect(rows($, 'section:has(#kode-error) tbody tr').map((row) => row.split(' ').slice(0, 2).join(' '))).toContain(
+      '503 CATALOG_NOT_READY',
+    );
     expect(text($, 'section:has(#batas)')).toContain('50 permintaan per 1 jam');
     expect(text($, 'section:has(#cache)')).toContain('X-Cache: STALE');
   });

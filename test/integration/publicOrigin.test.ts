@@ -65,12 +65,19 @@ describe('without PUBLIC_URL', () => {
       const [docs, landing] = await Promise.all(['/docs', '/'].map((path) => request(stack.app).get(path).set('Host', host)));
       expect(docs!.text).toBe(await renderView(app, 'docs', docsView(config, `http://${host}`)));
       expect(landing!.text).toBe(
-        await renderView(app, 'landing', { baseUrl: `http://${host}`, ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) }),
+        await renderView(app, 'landing', {
+          baseUrl: `http://${host}`,
+          ...serviceFacts(config),
+          feeds: feedViews(config),
+          alternates: feedDiscoveryLinks(config),
+        }),
       );
     }
     const missing = await request(stack.app).get('/no-such-page').set('Accept', 'text/html').set('X-Request-Id', 'trace-page-0001');
     expect(missing.status).toBe(404);
-    expect(missing.text).toBe(await renderView(app, 'error', errorPageView(404, 'NOT_FOUND', 'trace-page-0001', '/report?endpoint=other&category=bug')));
+    expect(missing.text).toBe(
+      await renderView(app, 'error', errorPageView(404, 'NOT_FOUND', 'trace-page-0001', '/report?endpoint=other&category=bug')),
+    );
   });
 
   it('renders each page once per change, whatever the number of requests and origins', async () => {

@@ -33,7 +33,12 @@ afterAll(async () => {
 const RECONNECT_MAX_MS = 200;
 
 async function quota(windowMs: number): Promise<{ redis: RedisConnection; store: RedisQuotaStore }> {
-  const redis = createRedisConnection({ url: server.url, logger: createLogger('silent'), metrics: createMetrics(), reconnectMaxMs: RECONNECT_MAX_MS });
+  const redis = createRedisConnection({
+    url: server.url,
+    logger: createLogger('silent'),
+    metrics: createMetrics(),
+    reconnectMaxMs: RECONNECT_MAX_MS,
+  });
   connections.push(redis);
   await until(() => redis.isUp());
   const store = new RedisQuotaStore(redis, 'quota:test:', createMemoryQuota());

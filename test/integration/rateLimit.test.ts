@@ -136,7 +136,13 @@ describe('the per-IP quota on /catalog/*', () => {
 
   it('keeps the report quota apart from the API quota, both ways', async () => {
     const api = await startLimited({ RATE_LIMIT_MAX: '2', REPORT_RATE_LIMIT_MAX: '2' });
-    const report = { category: 'bug', endpoint: '/catalog/genres', title: 'Genre hilang', description: 'Genre Action tidak ada.', severity: 'low' };
+    const report = {
+      category: 'bug',
+      endpoint: '/catalog/genres',
+      title: 'Genre hilang',
+      description: 'Genre Action tidak ada.',
+      severity: 'low',
+    };
     expect((await api.get('/catalog/genres')).headers['x-ratelimit-remaining']).toBe('1');
     // The API request did not use the report quota: both reports pass, the third is refused.
     expect((await api.post('/api/reports').send(report)).status).toBe(201);

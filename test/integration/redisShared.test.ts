@@ -54,7 +54,12 @@ async function simulator(options: SimulatorOptions = {}): Promise<Simulator> {
   return started;
 }
 
-async function instance(origins: string[], env: Record<string, string> = {}, logger: Logger = createLogger('silent'), now: () => number = Date.now): Promise<Instance> {
+async function instance(
+  origins: string[],
+  env: Record<string, string> = {},
+  logger: Logger = createLogger('silent'),
+  now: () => number = Date.now,
+): Promise<Instance> {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: origins.join(','),
     UPSTREAM_TIMEOUT_MS: String(DEADLINE_MS),
@@ -103,7 +108,6 @@ async function health(on: Pick<Instance, 'base'>) {
   return (await (await fetch(`${on.base}/health/upstream`)).json()) as { redis: string; origin: string };
 }
 
-
 describe('the quota across instances', () => {
   it('lets exactly RATE_LIMIT_MAX of 200 concurrent requests from one client through, spread over both', async () => {
     const { upstream, a, b } = await twoInstances({ RATE_LIMIT_MAX: '50' });
@@ -128,7 +132,9 @@ describe('the quota across instances', () => {
     for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(longest);
     for (const answer of refused) expect(Number(answer.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(JSON.parse((refused[0] as { body: string }).body)).toMatchObject({ status: 'error', error: { code: 'RATE_LIMITED' } });
-    const remaining = answers.filter((answer) => answer.status === 200).map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
+    const remaining = answers
+      .filter((answer) => answer.status === 200)
+      .map((answer) => Number(answer.headers.get('x-ratelimit-remaining')));
     expect(remaining.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     // The counter is one key in Redis, under the API quota's prefix.
     expect(await inspector.get('quota:api:198.51.100.1')).toBe('200');
@@ -142,7 +148,13 @@ describe('the quota across instances', () => {
       fetch(`${on.base}/api/reports`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '198.51.100.2' },
-        body: JSON.stringify({ category: 'bug', endpoint: '/catalog/genres', title: 'Genre list empty', description: 'The genre list came back empty today.', severity: 'low' }),
+        body: JSON.stringify({
+          category: 'bug',
+          endpoint: '/catalog/genres',
+          title: 'Genre list empty',
+          description: 'The genre list came back empty today.',
+          severity: 'low',
+        }),
       });
     expect((await report(a)).status).toBe(201);
     expect((await report(b)).status).toBe(429);
@@ -155,7 +167,9 @@ describe('the answer cache across instances', () => {
   it('fetches a page once for 20 concurrent misses spread over both instances', async () => {
     const { upstream, a, b } = await twoInstances();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => get(i % 2 === 0 ? a : b, '/catalog/ongoing-series?page=2', '198.51.100.3').then((answer) => ({ ...answer, on: i % 2 }))),
+      Array.from({ length: 20 }, (_, i) =>
+        get(i % 2 === 0 ? a : b, '/catalog/ongoing-series?page=2', '198.51.100.3').then((answer) => ({ ...answer, on: i % 2 })),
+      ),
     );
     expect(upstream.hitCount('/ongoing/')).toBe(1);
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
@@ -219,7 +233,9 @@ describe('a Redis outage', () => {
     const traffic = Array.from({ length: 4 }, async (_, worker) => {
       for (let n = 0; !stop; n++) {
         const on = (worker + n) % 2 === 0 ? a : b;
-        const answer = await get(on, `/catalog/search?q=traffic${n % 5}`, '198.51.100.5').catch((error: unknown) => ({ status: String(error) }));
+        const answer = await get(on, `/catalog/search?q=traffic${n % 5}`, '198.51.100.5').catch((error: unknown) => ({
+          status: String(error),
+        }));
         if (answer.status !== 200) failures.push(`${answer.status}`);
         answered++;
       }
@@ -228,7 +244,7 @@ describe('a Redis outage', () => {
     while (answered < 20) await sleep(10);
     await redisServer.kill();
     await Promise.all([untilRedisIs(() => health(a), 'down'), untilRedisIs(() => health(b), 'down')]);
-    for (const enough = answered + 20; answered < enough; ) await sleep(10);
+    for (const enough = answered + 20; answered < enough;) await sleep(10);
     stop = true;
     await Promise.all(traffic);
     expect(failures).toEqual([]);
@@ -246,7 +262,7 @@ describe('a Redis outage', () => {
 
     await redisServer.restart();
     await Promise.all([untilRedisIs(() => health(a), 'up'), untilRedisIs(() => health(b), 'up')]);
-    expect((await fetch(`${a.base}/metrics`).then((response) => response.text()))).toContain('redis_up 1');
+    expect(await fetch(`${a.base}/metrics`).then((response) => response.text())).toContain('redis_up 1');
     // Shared again: one count for both instances, and A's fetch is B's hit.
     expect((await get(a, '/catalog/genres', '198.51.100.7')).headers.get('x-ratelimit-remaining')).toBe('999');
     expect((await get(b, '/catalog/genres', '198.51.100.7')).headers.get('x-ratelimit-remaining')).toBe('998');
@@ -416,8 +432,9 @@ describe('the challenge clearance across instances', () => {
     ]);
     expect([fromA.status, fromB.status]).toEqual([200, 200]);
     expect(walled.wallStats()).toMatchObject({ solved: 1, rejected: 0 });
-    const solves = await Promise.all([a, b].map(async (on) => ((await (await fetch(`${on.base}/health/upstream`)).json()) as { solves: { ok: number } }).solves.ok));
+    const solves = await Promise.all(
+      [a, b].map(async (on) => ((await (await fetch(`${on.base}/health/upstream`)).json()) as { solves: { ok: number } }).solves.ok),
+    );
     expect(solves.sort()).toEqual([0, 1]);
   });
 });
-

@@ -26,7 +26,12 @@ describe('a flood of refused requests with 14 KB query strings', () => {
     const client = junkFlood(service.origin);
     try {
       // The answer is cached, and the quota spent on it.
-      expect([await client.status('/catalog/genres'), await client.status('/catalog/genres'), await client.status('/catalog/genres'), await client.status('/catalog/genres')]).toEqual([200, 200, 200, 429]);
+      expect([
+        await client.status('/catalog/genres'),
+        await client.status('/catalog/genres'),
+        await client.status('/catalog/genres'),
+        await client.status('/catalog/genres'),
+      ]).toEqual([200, 200, 200, 429]);
       expect(await client.flood(0, 500)).toBe(0);
       // The site has seen the genres page and the status probe's home page; the flood adds nothing.
       const sitePaths = simulator.hits.map((hit) => hit.path);

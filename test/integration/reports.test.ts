@@ -89,7 +89,9 @@ describe('POST /api/reports', () => {
 
   it('keeps the text as typed (it is escaped where it is shown)', async () => {
     const title = '  <b>Hai</b> & "kutip" \u{1F600} ';
-    const response = await request(stack.app).post('/api/reports').send({ ...valid, title });
+    const response = await request(stack.app)
+      .post('/api/reports')
+      .send({ ...valid, title });
     expect(response.status).toBe(201);
     expect(storedReports().at(-1)?.title).toBe(title);
   });
@@ -102,14 +104,18 @@ describe('POST /api/reports', () => {
     ['every category', { category: 'other' }],
     ['the "other" endpoint', { endpoint: 'other' }],
   ])('accepts %s', async (_case, change) => {
-    const response = await request(stack.app).post('/api/reports').send({ ...valid, ...change });
+    const response = await request(stack.app)
+      .post('/api/reports')
+      .send({ ...valid, ...change });
     expect(response.status).toBe(201);
     expect(storedReports()).toHaveLength(before + 1);
   });
 
   it('counts a CRLF line break once and stores it as LF', async () => {
     const description = `${'d'.repeat(998)}\r\ne`;
-    const response = await request(stack.app).post('/api/reports').send({ ...valid, description });
+    const response = await request(stack.app)
+      .post('/api/reports')
+      .send({ ...valid, description });
     expect(response.status).toBe(201);
     expect(storedReports().at(-1)?.description).toBe(`${'d'.repeat(998)}\ne`);
   });
@@ -126,7 +132,13 @@ describe('POST /api/reports', () => {
     ['a whitespace-only description', { description: '\n \n' }, 'description', 'not blank', 'description must not be blank'],
     ['a title of a zero-width space', { title: '\u200B' }, 'title', 'not blank', 'title must not be blank'],
     ['a title of a NUL', { title: '\u0000' }, 'title', 'not blank', 'title must not be blank'],
-    ['a description of zero-width and control characters', { description: '\u200B\u200D\uFEFF\u0007 \u2060' }, 'description', 'not blank', 'description must not be blank'],
+    [
+      'a description of zero-width and control characters',
+      { description: '\u200B\u200D\uFEFF\u0007 \u2060' },
+      'description',
+      'not blank',
+      'description must not be blank',
+    ],
     ['a title of 101 characters', { title: 'a'.repeat(101) }, 'title', 'max 100 characters', 'title must be at most 100 characters'],
     ['a title of 101 emoji', { title: '\u{1F600}'.repeat(101) }, 'title', 'max 100 characters', 'title must be at most 100 characters'],
     [
@@ -144,18 +156,28 @@ describe('POST /api/reports', () => {
     ['a title given twice', { title: ['a', 'b'] }, 'title', 'single value', 'title must be given once'],
     ['a filled honeypot', { website: 'https://spam.example' }, 'website', 'must be empty', 'website must be empty'],
   ])('refuses %s', async (_case, change, field, rule, message) => {
-    expectInvalid(await request(stack.app).post('/api/reports').send({ ...valid, ...change }), [{ field, rule, message }]);
+    expectInvalid(
+      await request(stack.app)
+        .post('/api/reports')
+        .send({ ...valid, ...change }),
+      [{ field, rule, message }],
+    );
     expect(storedReports()).toHaveLength(before);
   });
 
   it('names every wrong field at once', async () => {
-    expectInvalid(await request(stack.app).post('/api/reports').send({ title: 'a'.repeat(101), severity: 'x' }), [
-      { field: 'category', rule: 'required', message: 'category is required' },
-      { field: 'endpoint', rule: 'required', message: 'endpoint is required' },
-      { field: 'title', rule: 'max 100 characters', message: 'title must be at most 100 characters' },
-      { field: 'description', rule: 'required', message: 'description is required' },
-      { field: 'severity', rule: 'one of the choices', message: SEVERITY_RULE },
-    ]);
+    expectInvalid(
+      await request(stack.app)
+        .post('/api/reports')
+        .send({ title: 'a'.repeat(101), severity: 'x' }),
+      [
+        { field: 'category', rule: 'required', message: 'category is required' },
+        { field: 'endpoint', rule: 'required', message: 'endpoint is required' },
+        { field: 'title', rule: 'max 100 characters', message: 'title must be at most 100 characters' },
+        { field: 'description', rule: 'required', message: 'description is required' },
+        { field: 'severity', rule: 'one of the choices', message: SEVERITY_RULE },
+      ],
+    );
   });
 
   it.each<[string, string, string, string]>([
@@ -221,7 +243,7 @@ describe('POST /api/reports', () => {
 });
 
 describe('GET /report and POST /report (the Report Center form)', () => {
-  it('shows the empty form with the contract\'s choices, the endpoint placeholder first', async () => {
+  it("shows the empty form with the contract's choices, the endpoint placeholder first", async () => {
     const response = await request(stack.app).get('/report');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -229,7 +251,11 @@ describe('GET /report and POST /report (the Report Center form)', () => {
     expect($('h1').text()).toBe('Report Center');
     expect($('form[data-report-form]').attr('method')).toBe('post');
     expect($('form[data-report-form]').attr('action')).toBe('/report');
-    expect($('input[name=category]').map((_, el) => `${$(el).attr('value')}=${$(el).next('span').text()}`).get()).toEqual([
+    expect(
+      $('input[name=category]')
+        .map((_, el) => `${$(el).attr('value')}=${$(el).next('span').text()}`)
+        .get(),
+    ).toEqual([
       'bug=Bug / Error',
       'api-down=API Mati / Down',
       'wrong-data=Data Salah',
@@ -237,7 +263,11 @@ describe('GET /report and POST /report (the Report Center form)', () => {
       'feature=Request Fitur',
       'other=Lainnya',
     ]);
-    expect($('#endpoint option').map((_, el) => `${$(el).attr('value')}=${$(el).text()}`).get()).toEqual([
+    expect(
+      $('#endpoint option')
+        .map((_, el) => `${$(el).attr('value')}=${$(el).text()}`)
+        .get(),
+    ).toEqual([
       '=Pilih endpoint…',
       '/catalog/home=GET /catalog/home',
       '/catalog/search=GET /catalog/search',
@@ -247,12 +277,11 @@ describe('GET /report and POST /report (the Report Center form)', () => {
       '/catalog/new-movie=GET /catalog/new-movie',
       'other=Lainnya / Tidak spesifik',
     ]);
-    expect($('input[name=severity]').map((_, el) => `${$(el).attr('value')}=${$(el).next('span').text()}`).get()).toEqual([
-      'low=Rendah',
-      'medium=Sedang',
-      'high=Tinggi',
-      'critical=Kritis',
-    ]);
+    expect(
+      $('input[name=severity]')
+        .map((_, el) => `${$(el).attr('value')}=${$(el).next('span').text()}`)
+        .get(),
+    ).toEqual(['low=Rendah', 'medium=Sedang', 'high=Tinggi', 'critical=Kritis']);
     expect($('#title-counter').text()).toBe('0/100');
     expect($('#description-counter').text()).toBe('0/1000');
     expect($('label[for=title]').text()).toBe('Judul singkat');
@@ -260,7 +289,7 @@ describe('GET /report and POST /report (the Report Center form)', () => {
     expect($('input:checked, option[selected]').length).toBe(0);
   });
 
-  it('is pre-filled by ?endpoint=&category=, as an API error\'s reportUrl opens it', async () => {
+  it("is pre-filled by ?endpoint=&category=, as an API error's reportUrl opens it", async () => {
     const $ = load((await request(stack.app).get('/report?endpoint=%2Fcatalog%2Fongoing-series&category=api-down')).text);
     expect($('#endpoint option[selected]').attr('value')).toBe('/catalog/ongoing-series');
     expect($('input[name=category]:checked').attr('value')).toBe('api-down');
@@ -293,7 +322,8 @@ describe('GET /report and POST /report (the Report Center form)', () => {
 
   it("refuses a post another site's page sends (Origin or Sec-Fetch-Site), storing nothing; takes one from its own page", async () => {
     const before = storedReports().length;
-    const post = (headers: Record<string, string>) => request(stack.app).post('/report').set('Host', 'api.test').set(headers).type('form').send(valid);
+    const post = (headers: Record<string, string>) =>
+      request(stack.app).post('/report').set('Host', 'api.test').set(headers).type('form').send(valid);
     const crossSite: Record<string, string>[] = [
       { Origin: 'https://evil.example' },
       { Origin: 'null' },
@@ -306,7 +336,13 @@ describe('GET /report and POST /report (the Report Center form)', () => {
       expect(refused.body.error).toEqual({
         code: 'INVALID_PARAMETER',
         message: 'The request is malformed. See details.',
-        details: [{ field: 'Origin', rule: "this service's own pages", message: "The report form can only be sent from the Report Center's own page" }],
+        details: [
+          {
+            field: 'Origin',
+            rule: "this service's own pages",
+            message: "The report form can only be sent from the Report Center's own page",
+          },
+        ],
       });
     }
     expect(storedReports()).toHaveLength(before);
@@ -320,7 +356,13 @@ describe('GET /report and POST /report (the Report Center form)', () => {
 
   it('returns the form with a message beside each wrong field and everything typed kept', async () => {
     const before = storedReports().length;
-    const typed = { category: 'wrong-data', endpoint: '/catalog/genres', title: 't'.repeat(101), description: 'Baris satu\r\nbaris dua', severity: '' };
+    const typed = {
+      category: 'wrong-data',
+      endpoint: '/catalog/genres',
+      title: 't'.repeat(101),
+      description: 'Baris satu\r\nbaris dua',
+      severity: '',
+    };
     const response = await request(stack.app).post('/report').type('form').send(typed);
     expect(response.status).toBe(400);
     expect(storedReports()).toHaveLength(before);
@@ -338,10 +380,11 @@ describe('GET /report and POST /report (the Report Center form)', () => {
     expect($('#description-counter').text()).toBe('20/1000');
     expect($('input[name=category]:checked').attr('value')).toBe('wrong-data');
     expect($('#endpoint option[selected]').attr('value')).toBe('/catalog/genres');
-    expect($('[data-error-summary] a').map((_, el) => `${$(el).attr('href')} ${$(el).text()}`).get()).toEqual([
-      '#title Judul singkat: Maksimal 100 karakter (sekarang 101).',
-      '#severity-low Tingkat keparahan: Pilih tingkat keparahan.',
-    ]);
+    expect(
+      $('[data-error-summary] a')
+        .map((_, el) => `${$(el).attr('href')} ${$(el).text()}`)
+        .get(),
+    ).toEqual(['#title Judul singkat: Maksimal 100 karakter (sekarang 101).', '#severity-low Tingkat keparahan: Pilih tingkat keparahan.']);
   });
 
   it('shows typed markup as text, never as markup', async () => {
@@ -358,7 +401,10 @@ describe('GET /report and POST /report (the Report Center form)', () => {
   });
 
   it('refuses a filled honeypot with a note above the form, and sends the trap back empty', async () => {
-    const response = await request(stack.app).post('/report').type('form').send({ ...valid, website: 'spam' });
+    const response = await request(stack.app)
+      .post('/report')
+      .type('form')
+      .send({ ...valid, website: 'spam' });
     expect(response.status).toBe(400);
     const $ = load(response.text);
     expect($('.alert[role=alert]').first().text().trim()).toBe(
@@ -419,7 +465,10 @@ describe('the report quota (REPORT_RATE_LIMIT_MAX)', () => {
     expect(ErrorEnvelope.parse(refused.body).error.code).toBe('RATE_LIMITED');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
 
-    const form = await request(limited.app).post('/report').type('form').send({ ...valid, title: 'Masih ingin melapor' });
+    const form = await request(limited.app)
+      .post('/report')
+      .type('form')
+      .send({ ...valid, title: 'Masih ingin melapor' });
     expect(form.status).toBe(429);
     expect(Number(form.headers['retry-after'])).toBeGreaterThan(3500);
     const $ = load(form.text);

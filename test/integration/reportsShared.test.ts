@@ -85,7 +85,13 @@ async function send(base: string, n: number): Promise<string> {
   const response = await fetch(`${base}/api/reports`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': CLIENT },
-    body: JSON.stringify({ category: 'bug', endpoint: '/catalog/home', title: `Laporan ${n}`, description: `Isi laporan ${n}`, severity: 'low' }),
+    body: JSON.stringify({
+      category: 'bug',
+      endpoint: '/catalog/home',
+      title: `Laporan ${n}`,
+      description: `Isi laporan ${n}`,
+      severity: 'low',
+    }),
     signal: AbortSignal.timeout(5_000),
   });
   expect(response.status).toBe(201);
@@ -185,7 +191,8 @@ describe('reports across instances', () => {
     // Redis lost: killed, and started again empty. Reports taken meanwhile are kept on disk only.
     await redis.kill();
     await Promise.all([redisIs(restarted.origin, 'down'), redisIs((other as ServiceProcess).origin, 'down')]);
-    for (let k = 0; k < 3; k++) acknowledged.push(await send(restarted.origin, 1000 + k), await send((other as ServiceProcess).origin, 2000 + k));
+    for (let k = 0; k < 3; k++)
+      acknowledged.push(await send(restarted.origin, 1000 + k), await send((other as ServiceProcess).origin, 2000 + k));
     await redis.restart();
     await Promise.all([redisIs(restarted.origin, 'up'), redisIs((other as ServiceProcess).origin, 'up')]);
 

@@ -9,7 +9,13 @@ import { startTestStack, type TestStack } from '../helpers/testApp.js';
 // A chunked body is cut at the same limit as a declared one, and a request the
 // report quota refuses is refused before its body is read; in both cases the connection closes.
 
-const REPORT = { category: 'bug', endpoint: '/catalog/home', title: 'Slider kosong', description: 'Slider kosong sejak pagi.', severity: 'low' };
+const REPORT = {
+  category: 'bug',
+  endpoint: '/catalog/home',
+  title: 'Slider kosong',
+  description: 'Slider kosong sejak pagi.',
+  severity: 'low',
+};
 const SLACK_BYTES = 64 * 1024;
 // 2 KB every 20 ms (100 KB/s): what the client has written stays within a few chunks of what the server read.
 const PACE = { chunkBytes: 2048, pauseMs: 20, maxBytes: BODY_LIMIT_BYTES + 2 * SLACK_BYTES };
@@ -123,7 +129,10 @@ describe('a 100 GB Content-Length sent to an API path past the quota', () => {
     expect((await request(stack.app).get('/catalog/genres')).status).toBe(200);
   });
 
-  it.each(['/catalog/home', '/feeds/latest.json', '/export/catalog.json'])('GET %s is answered 429, then closed within a second, under 1 MB read', async (path) => {
-    await expectClosedAfterAnswer(running, 'GET', path, 429);
-  });
+  it.each(['/catalog/home', '/feeds/latest.json', '/export/catalog.json'])(
+    'GET %s is answered 429, then closed within a second, under 1 MB read',
+    async (path) => {
+      await expectClosedAfterAnswer(running, 'GET', path, 429);
+    },
+  );
 });

@@ -210,7 +210,9 @@ describe('series and episode: input, fallbacks and faults', () => {
     const $ = load(page.text);
     expect($('#endpoint option[selected]').attr('value')).toBe('other');
     // The drop-down keeps its eight options: the placeholder, the first six paths and "other".
-    const options = $('#endpoint option').map((_, el) => $(el).attr('value')).get();
+    const options = $('#endpoint option')
+      .map((_, el) => $(el).attr('value'))
+      .get();
     expect(options).toEqual(['', ...REPORT_CENTER_PATHS, 'other']);
     expect(options).toHaveLength(8);
   });
@@ -236,7 +238,10 @@ describe('the API reference\'s "Coba" form for an endpoint with a path parameter
 
   it.each([
     ['/docs/try/catalog/series/%7Bslug%7D?slug=renegade-immortal', '/catalog/series/renegade-immortal'],
-    ['/docs/try/catalog/episode/%7Bslug%7D?slug=l%C2%B2studio-episode-01-subtitle-indonesia', '/catalog/episode/l%C2%B2studio-episode-01-subtitle-indonesia'],
+    [
+      '/docs/try/catalog/episode/%7Bslug%7D?slug=l%C2%B2studio-episode-01-subtitle-indonesia',
+      '/catalog/episode/l%C2%B2studio-episode-01-subtitle-indonesia',
+    ],
   ])('redirects %s to %s', async (path, location) => {
     const response = await request(stack.app).get(path);
     expect(response.status).toBe(303);

@@ -72,10 +72,15 @@ describe('sharedOnce', () => {
     });
     await untilLocked(other, 'slow');
     let producedByWaiter = false;
-    const impatient = once(other, 'slow', async () => {
-      producedByWaiter = true;
-      return 'never';
-    }, 100);
+    const impatient = once(
+      other,
+      'slow',
+      async () => {
+        producedByWaiter = true;
+        return 'never';
+      },
+      100,
+    );
     await expect(impatient).rejects.toThrow(GaveUp);
     const patient = once(other, 'slow', async () => 'never');
     letHolderAnswer();
@@ -84,7 +89,7 @@ describe('sharedOnce', () => {
     expect(producedByWaiter).toBe(false);
   });
 
-  it('gives a waiter the holder\'s answer when the holder stores it and lets go between the waiter\'s look and its lock', async () => {
+  it("gives a waiter the holder's answer when the holder stores it and lets go between the waiter's look and its lock", async () => {
     const [holder, waiter] = [await instance(), await instance()];
     // The holder's lock; it finishes (stores its answer, then lets go) just after the waiter's first look.
     await holder.client.set('lock:race', 'the holder', 'PX', 5_000);
@@ -99,10 +104,16 @@ describe('sharedOnce', () => {
       return found;
     };
     let producedByWaiter = false;
-    const outcome = await once(waiter, 'race', async () => {
-      producedByWaiter = true;
-      return 'a second answer';
-    }, 5_000, look);
+    const outcome = await once(
+      waiter,
+      'race',
+      async () => {
+        producedByWaiter = true;
+        return 'a second answer';
+      },
+      5_000,
+      look,
+    );
     expect(outcome).toEqual({ value: 'answer of the holder', producedHere: false });
     expect(producedByWaiter).toBe(false);
     expect(await waiter.client.get('lock:race')).toBeNull();

@@ -46,11 +46,12 @@ async function statusStack(options: { clock: { now: number }; env?: Record<strin
 const history = async (stack: TestStack) => (await request(stack.app).get('/health/history').expect(200)).body;
 
 describe('the status probe, /health/history and /status', () => {
-  it('knows the upstream\'s state from the start: the first probe runs when the service starts, not an interval later', async () => {
+  it("knows the upstream's state from the start: the first probe runs when the service starts, not an interval later", async () => {
     const stack = await startTestStack({ scheduleProbe: everyInterval, env: { STATUS_PROBE_INTERVAL_S: '3600' } });
     stacks.push(stack);
     let body = await history(stack);
-    for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack)) await sleep(50);
+    for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack))
+      await sleep(50);
     expect(body.upstream.state).toBe('up');
     expect(body.upstream.lastProbe.outcome).toBe('up');
     expect(body.probeIntervalSeconds).toBe(3600);
@@ -83,9 +84,21 @@ describe('the status probe, /health/history and /status', () => {
     const during = await history(stack);
     expect(during.upstream.state).toBe('down');
     expect(during.upstream.since).toBe('2026-11-20T03:10:00.000Z');
-    expect(during.upstream.lastProbe).toMatchObject({ at: '2026-11-20T03:15:00.000Z', outcome: 'down', code: 'UPSTREAM_BLOCKED', origin: stack.simulator.origin });
+    expect(during.upstream.lastProbe).toMatchObject({
+      at: '2026-11-20T03:15:00.000Z',
+      outcome: 'down',
+      code: 'UPSTREAM_BLOCKED',
+      origin: stack.simulator.origin,
+    });
     expect(during.incidents).toEqual([
-      { start: '2026-11-20T03:10:00.000Z', end: null, durationSeconds: null, codes: ['UPSTREAM_BLOCKED'], cause: 'situs sumber meminta verifikasi anti-bot', failedProbes: 2 },
+      {
+        start: '2026-11-20T03:10:00.000Z',
+        end: null,
+        durationSeconds: null,
+        codes: ['UPSTREAM_BLOCKED'],
+        cause: 'situs sumber meminta verifikasi anti-bot',
+        failedProbes: 2,
+      },
     ]);
 
     stack.simulator.clearFaults();
@@ -112,11 +125,23 @@ describe('the status probe, /health/history and /status', () => {
     ]);
     // The hour of the probes is partial; the 23 hours before it had no probe: unknown, not up.
     expect(after.hours).toHaveLength(24);
-    expect(after.hours.at(-1)).toEqual({ start: '2026-11-20T03:00:00.000Z', end: '2026-11-20T04:00:00.000Z', state: 'partial', probes: 5, failed: 2 });
+    expect(after.hours.at(-1)).toEqual({
+      start: '2026-11-20T03:00:00.000Z',
+      end: '2026-11-20T04:00:00.000Z',
+      state: 'partial',
+      probes: 5,
+      failed: 2,
+    });
     expect(after.hours.slice(0, -1).map((hour: { state: string }) => hour.state)).toEqual(Array(23).fill('unknown'));
     // Days start at midnight WIB (UTC+7): 03:00 UTC is 10:00 WIB on the 20th.
     expect(after.days).toHaveLength(90);
-    expect(after.days.at(-1)).toEqual({ start: '2026-11-19T17:00:00.000Z', end: '2026-11-20T17:00:00.000Z', state: 'partial', probes: 5, failed: 2 });
+    expect(after.days.at(-1)).toEqual({
+      start: '2026-11-19T17:00:00.000Z',
+      end: '2026-11-20T17:00:00.000Z',
+      state: 'partial',
+      probes: 5,
+      failed: 2,
+    });
     expect(after.days.filter((day: { state: string }) => day.state === 'unknown')).toHaveLength(89);
     expect(after.responseTimes.probes.map((probe: { at: string; outcome: string }) => [probe.at, probe.outcome])).toEqual([
       ['2026-11-20T03:00:00.000Z', 'up'],
@@ -132,21 +157,39 @@ describe('the status probe, /health/history and /status', () => {
     expect(page.text).toContain('sejak 20 Nov 2026, 10.20 WIB');
     expect(page.text).toContain('<dd class="uptime__percent">60\u00a0%</dd>');
     expect(page.text).toContain('3 dari 5 pemeriksaan berhasil');
-    expect(page.text).toContain('<td data-label="Penyebab">situs sumber meminta verifikasi anti-bot <span class="hint">(<code>UPSTREAM_BLOCKED</code>)</span></td>');
+    expect(page.text).toContain(
+      '<td data-label="Penyebab">situs sumber meminta verifikasi anti-bot <span class="hint">(<code>UPSTREAM_BLOCKED</code>)</span></td>',
+    );
     expect(page.text).toContain('<td data-label="Lama">10 menit</td>');
     expect(page.text).toContain('aria-label="20 Nov 2026, 10.00–11.00 WIB: Sebagian terganggu (3 dari 5 pemeriksaan berhasil)"');
-    expect(page.text).toContain('aria-label="19 Nov 2026, 11.00–12.00 WIB: Tidak ada data (tidak ada pemeriksaan: layanan kami mati atau belum berjalan)"');
+    expect(page.text).toContain(
+      'aria-label="19 Nov 2026, 11.00–12.00 WIB: Tidak ada data (tidak ada pemeriksaan: layanan kami mati atau belum berjalan)"',
+    );
   });
 
-  it('counts the API\'s own answers per endpoint of the table and hour: a {slug} path under its template', async () => {
+  it("counts the API's own answers per endpoint of the table and hour: a {slug} path under its template", async () => {
     const clock = { now: T0 };
     const { stack } = await statusStack({ clock });
     expect((await request(stack.app).get('/catalog/genres')).headers['x-cache']).toBe('MISS');
     expect((await request(stack.app).get('/catalog/genres')).headers['x-cache']).toBe('HIT');
     await request(stack.app).get('/catalog/search').expect(400);
-    const seasons = [await request(stack.app).get('/catalog/seasons/no-such-season'), await request(stack.app).get('/catalog/seasons/nor-this-one')];
-    const traffic = (await history(stack)).traffic24h as { endpoint: string; successes: number; errors: object; miss: { count: number }; hit: { count: number } }[];
-    expect(traffic.find((row) => row.endpoint === '/catalog/genres')).toMatchObject({ successes: 2, errors: {}, miss: { count: 1 }, hit: { count: 1 } });
+    const seasons = [
+      await request(stack.app).get('/catalog/seasons/no-such-season'),
+      await request(stack.app).get('/catalog/seasons/nor-this-one'),
+    ];
+    const traffic = (await history(stack)).traffic24h as {
+      endpoint: string;
+      successes: number;
+      errors: object;
+      miss: { count: number };
+      hit: { count: number };
+    }[];
+    expect(traffic.find((row) => row.endpoint === '/catalog/genres')).toMatchObject({
+      successes: 2,
+      errors: {},
+      miss: { count: 1 },
+      hit: { count: 1 },
+    });
     expect(traffic.find((row) => row.endpoint === '/catalog/search')).toMatchObject({ successes: 0, errors: { INVALID_PARAMETER: 1 } });
     expect(seasons.map((answer) => answer.status)).toEqual([404, 404]);
     expect(traffic.find((row) => row.endpoint === '/catalog/seasons/{slug}')).toMatchObject({ successes: 0, errors: { NOT_FOUND: 2 } });
@@ -156,7 +199,8 @@ describe('the status probe, /health/history and /status', () => {
   it('shows new traffic in the history at its next build, one period (STATUS_REBUILT_AFTER_MS) at most after the last', async () => {
     const clock = { now: T0 };
     const { stack } = await statusStack({ clock });
-    const genres = async () => (await history(stack)).traffic24h.find((row: { endpoint: string }) => row.endpoint === '/catalog/genres').successes;
+    const genres = async () =>
+      (await history(stack)).traffic24h.find((row: { endpoint: string }) => row.endpoint === '/catalog/genres').successes;
     expect(await genres()).toBe(0);
     await request(stack.app).get('/catalog/genres').expect(200);
     clock.now = T0 + STATUS_REBUILT_AFTER_MS - 1;

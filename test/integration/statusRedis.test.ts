@@ -64,9 +64,14 @@ describe('the status history in Redis', () => {
   it('logs no error at a normal start: the history is read once Redis is connected, and the probe at start is saved there', async () => {
     const lines: { level: number; msg: string }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as { level: number; msg: string }) });
-    const stack = await startTestStack({ logger, scheduleProbe: everyInterval, env: { REDIS_URL: redisServer.url, STATUS_PROBE_INTERVAL_S: '3600' } });
+    const stack = await startTestStack({
+      logger,
+      scheduleProbe: everyInterval,
+      env: { REDIS_URL: redisServer.url, STATUS_PROBE_INTERVAL_S: '3600' },
+    });
     stacks.push(stack);
-    for (const deadline = Date.now() + 10_000; (await inspector.xlen('status:history')) === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const deadline = Date.now() + 10_000; (await inspector.xlen('status:history')) === 0 && Date.now() < deadline;)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect((await request(stack.app).get('/health/history').expect(200)).body.upstream.state).toBe('up');
     expect(await inspector.xlen('status:history')).toBe(1);
     expect(lines.map((line) => line.msg)).toContain('redis up: sharing quotas, cache, locks, clearance and origin');
@@ -91,7 +96,14 @@ describe('the status history in Redis', () => {
     expect(fromA.upstream.uptime['24h']).toEqual({ percent: 50, probes: 2, failed: 1 });
     expect(fromB.upstream).toEqual(fromA.upstream);
     expect(fromB.incidents).toEqual([
-      { start: '2026-11-20T03:05:00.000Z', end: null, durationSeconds: null, codes: ['UPSTREAM_ERROR'], cause: 'situs sumber menjawab dengan error atau tidak bisa dihubungi', failedProbes: 1 },
+      {
+        start: '2026-11-20T03:05:00.000Z',
+        end: null,
+        durationSeconds: null,
+        codes: ['UPSTREAM_ERROR'],
+        cause: 'situs sumber menjawab dengan error atau tidak bisa dihubungi',
+        failedProbes: 1,
+      },
     ]);
     expect(await inspector.xlen('status:history')).toBe(2);
 
@@ -104,7 +116,7 @@ describe('the status history in Redis', () => {
     expect(genres).toMatchObject({ successes: 0, errors: { UPSTREAM_ERROR: 1 } });
   });
 
-  it('skips an unreadable entry with a warning, and bounds the history to 90 days by the records\' times', async () => {
+  it("skips an unreadable entry with a warning, and bounds the history to 90 days by the records' times", async () => {
     const clock = { now: T0 };
     const a = await instance(clock);
     await untilRedisUp(a.stack);

@@ -22,7 +22,8 @@ interface Card {
   sub: string | null;
 }
 
-const search = (query: string, extra = '') => request(stack.app).get(`/catalog/search?q=${encodeURIComponent(query)}&source=catalog${extra}`);
+const search = (query: string, extra = '') =>
+  request(stack.app).get(`/catalog/search?q=${encodeURIComponent(query)}&source=catalog${extra}`);
 const firstSlug = async (query: string) => ((await search(query)).body.data.results as Card[])[0]?.slug;
 
 beforeAll(async () => {
@@ -75,13 +76,23 @@ describe('GET /catalog/search?source=catalog', () => {
     const response = await search('qqzzxxkk');
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ query: 'qqzzxxkk', results: [] });
-    expect(response.body.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: false, nextPage: null, totalPages: 1 });
+    expect(response.body.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: false,
+      nextPage: null,
+      totalPages: 1,
+    });
   });
 
   it('answers a page past the last 404 NOT_FOUND, as the site search does', async () => {
     const last = (await search('sword')).body.pagination.totalPages;
     expect((await search('sword', `&page=${last}`)).status).toBe(200);
-    for (const [query, page] of [['sword', last + 1], ['qqzzxxkk', 2]] as const) {
+    for (const [query, page] of [
+      ['sword', last + 1],
+      ['qqzzxxkk', 2],
+    ] as const) {
       const response = await search(query, `&page=${page}`);
       expect(response.status, `${query} ${page}`).toBe(404);
       expect(response.body.error.code).toBe('NOT_FOUND');
@@ -119,14 +130,23 @@ describe('after the site renames a series', () => {
   let renamed: TestStack;
 
   const slugsFound = async (query: string) => {
-    const response = await request(renamed.app).get(`/catalog/search?q=${encodeURIComponent(query)}&source=catalog`).expect(200);
-    return { slugs: (response.body.data.results as Card[]).map((card) => card.slug), cache: response.headers['x-cache'], first: response.body.data.results[0] as Card | undefined };
+    const response = await request(renamed.app)
+      .get(`/catalog/search?q=${encodeURIComponent(query)}&source=catalog`)
+      .expect(200);
+    return {
+      slugs: (response.body.data.results as Card[]).map((card) => card.slug),
+      cache: response.headers['x-cache'],
+      first: response.body.data.results[0] as Card | undefined,
+    };
   };
 
   /** Resolves when the local catalog takes in the entry of `slug` titled `title`: the update pass read the renamed page. */
   const entryTitled = (slug: string, title: string) =>
     new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no update pass brought "${title}" within ${UPDATE_DEADLINE_MS} ms`)), UPDATE_DEADLINE_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`no update pass brought "${title}" within ${UPDATE_DEADLINE_MS} ms`)),
+        UPDATE_DEADLINE_MS,
+      );
       const stop = renamed.app.localCatalog.onChange((change: CatalogChange) => {
         if (change.kind === 'upsert' && change.entry.slug === slug && change.entry.title === title) {
           clearTimeout(timer);

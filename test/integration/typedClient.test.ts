@@ -28,28 +28,40 @@ afterAll(async () => {
 });
 
 describe('a typed client from /openapi.json', () => {
-  it('generates the types, compiles the client with tsc, and follows series → episode → a server URL', async () => {
-    const generate = await runNodeTool('openapi-typescript/bin/cli.js', [`${server.baseUrl}/openapi.json`, '--output', `${CLIENT_DIR}/api.d.ts`], { timeoutMs: STEP_TIMEOUT_MS });
-    expect(generate.exitCode, generate.stderr).toBe(0);
-    const types = readFileSync(`${CLIENT_DIR}/api.d.ts`, 'utf8');
-    expect(types).toContain('export interface paths {');
-    expect(types).toContain('"/catalog/episode/{slug}": {');
+  it(
+    'generates the types, compiles the client with tsc, and follows series → episode → a server URL',
+    async () => {
+      const generate = await runNodeTool(
+        'openapi-typescript/bin/cli.js',
+        [`${server.baseUrl}/openapi.json`, '--output', `${CLIENT_DIR}/api.d.ts`],
+        { timeoutMs: STEP_TIMEOUT_MS },
+      );
+      expect(generate.exitCode, generate.stderr).toBe(0);
+      const types = readFileSync(`${CLIENT_DIR}/api.d.ts`, 'utf8');
+      expect(types).toContain('export interface paths {');
+      expect(types).toContain('"/catalog/episode/{slug}": {');
 
-    // The refused calls compile too: each of their @ts-expect-error must meet an error.
-    const compile = await runNodeTool('typescript/bin/tsc', ['--project', `${CLIENT_DIR}/tsconfig.json`], { timeoutMs: STEP_TIMEOUT_MS });
-    expect(compile.stdout + compile.stderr).toBe('');
-    expect(compile.exitCode).toBe(0);
+      // The refused calls compile too: each of their @ts-expect-error must meet an error.
+      const compile = await runNodeTool('typescript/bin/tsc', ['--project', `${CLIENT_DIR}/tsconfig.json`], { timeoutMs: STEP_TIMEOUT_MS });
+      expect(compile.stdout + compile.stderr).toBe('');
+      expect(compile.exitCode).toBe(0);
 
-    const seriesSlug = exampleFor('/catalog/series/{slug}').parameters.slug as string;
-    const run = await runCommand(process.execPath, [`${REPO_ROOT}test-output/typed-client/client.js`, server.baseUrl, seriesSlug]);
-    expect(run.stderr).toBe('');
-    expect(run.exitCode).toBe(0);
+      const seriesSlug = exampleFor('/catalog/series/{slug}').parameters.slug as string;
+      const run = await runCommand(process.execPath, [`${REPO_ROOT}test-output/typed-client/client.js`, server.baseUrl, seriesSlug]);
+      expect(run.stderr).toBe('');
+      expect(run.exitCode).toBe(0);
 
-    const series = SERIES.find((item) => item.slug === seriesSlug);
-    const newest = series && episodesOf(series)[0];
-    const latest = newest && findEpisode(episodeSlug(newest));
-    expect(latest).toBeTruthy();
-    const ctx = { origin: stack.simulator.origin, host: new URL(stack.simulator.origin).host, variant: VARIANTS[stack.simulator.variant] };
-    expect(run.stdout).toBe(`${expectedEpisode(ctx, latest!).servers[0]?.url}\n`);
-  }, 3 * STEP_TIMEOUT_MS);
+      const series = SERIES.find((item) => item.slug === seriesSlug);
+      const newest = series && episodesOf(series)[0];
+      const latest = newest && findEpisode(episodeSlug(newest));
+      expect(latest).toBeTruthy();
+      const ctx = {
+        origin: stack.simulator.origin,
+        host: new URL(stack.simulator.origin).host,
+        variant: VARIANTS[stack.simulator.variant],
+      };
+      expect(run.stdout).toBe(`${expectedEpisode(ctx, latest!).servers[0]?.url}\n`);
+    },
+    3 * STEP_TIMEOUT_MS,
+  );
 });

@@ -75,8 +75,10 @@ function expectUpstreamError(answer: { status: number; body: unknown }, message:
 }
 
 const CUT_OFF = 'The upstream page arrived cut off before its end. Try again in a minute; report it if it keeps happening.';
-const UNPARSABLE = 'The upstream page could not be read within the time this service gives one page (its markup is malformed). Please report it.';
-const TOO_LARGE = 'The upstream page is larger than any page of the catalog, so this service does not read it. Try again later; report it if it keeps happening.';
+const UNPARSABLE =
+  'The upstream page could not be read within the time this service gives one page (its markup is malformed). Please report it.';
+const TOO_LARGE =
+  'The upstream page is larger than any page of the catalog, so this service does not read it. Try again later; report it if it keeps happening.';
 
 describe('a page cut off before its end', () => {
   it('is an error on the first request and on the second, never cached: the whole page answers once it is whole again', async () => {
@@ -115,23 +117,26 @@ describe('a page no parser can read in bounded time', () => {
     expect(stack.simulator.hitCount(SERIES_PATH)).toBe(1);
   });
 
-  it.each(['unclosed-tags', 'unclosed-list'] satisfies PathologicalShape[])('%s (~1 MB): a typed 502 at the parse deadline, one fetch for three requests', async (shape) => {
-    stack.simulator.setFaults([{ kind: 'pathological', shape, pathPrefix: SERIES_PATH }]);
-    const first = await parseUnderWay(SERIES_URL);
-    await vi.advanceTimersByTimeAsync(PARSE_DEADLINE_MS - 1);
-    expect(first.state.settled).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    expectUpstreamError(await first.answer, UNPARSABLE);
-    expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
-    expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
-    expect(stack.simulator.hitCount(SERIES_PATH)).toBe(1);
-  });
+  it.each(['unclosed-tags', 'unclosed-list'] satisfies PathologicalShape[])(
+    '%s (~1 MB): a typed 502 at the parse deadline, one fetch for three requests',
+    async (shape) => {
+      stack.simulator.setFaults([{ kind: 'pathological', shape, pathPrefix: SERIES_PATH }]);
+      const first = await parseUnderWay(SERIES_URL);
+      await vi.advanceTimersByTimeAsync(PARSE_DEADLINE_MS - 1);
+      expect(first.state.settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expectUpstreamError(await first.answer, UNPARSABLE);
+      expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
+      expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
+      expect(stack.simulator.hitCount(SERIES_PATH)).toBe(1);
+    },
+  );
 
   it('a healthy page parses as before right after one was stopped at the deadline', async () => {
     stack.simulator.setFaults([{ kind: 'pathological', shape: 'deep-nesting', pathPrefix: SERIES_PATH }]);
     expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
     const episode = await get('/catalog/episode/heaven-devouring-sovereign-episode-600-subtitle-indonesia');
-    expect(episode.body).toMatchObject({ status: "success" });
+    expect(episode.body).toMatchObject({ status: 'success' });
     expect(episode.status).toBe(200);
     expect((episode.body as { data: { episode: number } }).data.episode).toBe(600);
   });

@@ -27,14 +27,23 @@ async function site(latencyMs: number): Promise<Simulator> {
   return simulator;
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 const search = (i: number | string) => `/catalog/search?q=${encodeURIComponent(`burst ${i}`)}`;
 
 describe('a burst of slow misses from one client', () => {
   it('is served whole, leaves the breaker closed and /health/upstream up, and another client is served', async () => {
     const stack = await stackWith({ simulator: { latencyMs: 1000 }, env: { UPSTREAM_TIMEOUT_MS: '10000', TRUST_PROXY: '1' } });
     const api = request(stack.app);
-    const burst = Array.from({ length: 60 }, (_, i) => api.get(search(i)).set('X-Forwarded-For', '198.51.100.1').then((response) => response.status));
+    const burst = Array.from({ length: 60 }, (_, i) =>
+      api
+        .get(search(i))
+        .set('X-Forwarded-For', '198.51.100.1')
+        .then((response) => response.status),
+    );
     // Asked while the burst waits for connections.
     const other = api.get('/catalog/search?q=another').set('X-Forwarded-For', '198.51.100.2');
     const statuses = await Promise.all(burst);
@@ -78,7 +87,12 @@ describe('the page deadline', () => {
 describe('the simulator alone decides that the site fails', () => {
   it('a site that does not answer in time, or answers 502, opens the breaker; busy refusals before did not', async () => {
     const simulator = await site(300);
-    const { client } = testClient([simulator.origin], { timeoutMs: 1000, maxRetries: 0, breakerThreshold: 3, connections: { turns: 1, waitMs: 50 } });
+    const { client } = testClient([simulator.origin], {
+      timeoutMs: 1000,
+      maxRetries: 0,
+      breakerThreshold: 3,
+      connections: { turns: 1, waitMs: 50 },
+    });
     const refusals = await Promise.all(Array.from({ length: 6 }, (_, i) => rejection(client.fetchPage(`/?s=${i}`))));
     expect(refusals.filter((error) => error instanceof ServiceBusyError)).toHaveLength(5);
     expect(client.status()).toMatchObject({ health: 'ok', breaker: { state: 'closed' } });

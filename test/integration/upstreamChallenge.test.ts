@@ -137,7 +137,7 @@ describe('the challenge wall and the Chromium solver', () => {
     expect(failure).toMatchObject({ wallSolved: 0, solves: { ok: 0, failed: 0 } });
     // The solve goes on past the request's deadline: wait for it to finish (however slow a loaded
     // machine makes the browser), then the next request must be served with its clearance.
-    for (const giveUpAt = Date.now() + 15_000; client.status().solves.ok === 0 && Date.now() < giveUpAt; ) await sleep(100);
+    for (const giveUpAt = Date.now() + 15_000; client.status().solves.ok === 0 && Date.now() < giveUpAt;) await sleep(100);
     expect(client.status().solves).toMatchObject({ ok: 1, failed: 0 });
     expect((await client.fetchPage('/')).status).toBe(200);
     expect(simulator.wallStats().solved).toBe(1);
@@ -146,7 +146,11 @@ describe('the challenge wall and the Chromium solver', () => {
   it('answers UPSTREAM_BLOCKED with Retry-After when Chromium cannot start', async () => {
     const simulator = await walledSite();
     const { client } = testClient([simulator.origin], { solver: chromiumSolver({ executablePath: '/nonexistent/chromium' }) });
-    await expect(client.fetchPage('/')).rejects.toMatchObject({ name: 'UpstreamBlockedError', reason: 'solve-failed', retryAfterSeconds: 60 });
+    await expect(client.fetchPage('/')).rejects.toMatchObject({
+      name: 'UpstreamBlockedError',
+      reason: 'solve-failed',
+      retryAfterSeconds: 60,
+    });
     expect(client.status().solves).toMatchObject({ ok: 0, failed: 1 });
   });
 });

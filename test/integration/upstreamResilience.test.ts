@@ -43,7 +43,11 @@ async function primaryAndMirror() {
 }
 
 const plainPage = (url: string, headers: Record<string, string>) => axios.get<string>(url, { headers, validateStatus: () => true });
-const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 describe('circuit breaker', () => {
   it('opens after repeated failures, answers at once while open, and closes after a good probe', async () => {
@@ -62,7 +66,9 @@ describe('circuit breaker', () => {
     expect(refused).toMatchObject({ retryAfterSeconds: 1 });
     expect(simulator.hitCount()).toBe(3);
     expect(client.status()).toMatchObject({ health: 'down', breaker: { state: 'open', retryAfterSeconds: 1 } });
-    expect(await metrics.registry.getSingleMetricAsString('upstream_breaker_state')).toContain(`upstream_breaker_state{origin="${simulator.origin}"} 2`);
+    expect(await metrics.registry.getSingleMetricAsString('upstream_breaker_state')).toContain(
+      `upstream_breaker_state{origin="${simulator.origin}"} 2`,
+    );
 
     simulator.clearFaults();
     await sleep(450);
@@ -76,7 +82,8 @@ describe('circuit breaker', () => {
     const { client } = testClient([simulator.origin], { breakerThreshold: 2 });
     for (let i = 0; i < 3; i++) await rejection(client.fetchPage('/no-such-page/'));
     simulator.setFaults([{ kind: 'challenge' }]);
-    for (let i = 0; i < 3; i++) expect(await rejection(client.fetchPage('/'))).toMatchObject({ reason: 'no-solver', retryAfterSeconds: 60 });
+    for (let i = 0; i < 3; i++)
+      expect(await rejection(client.fetchPage('/'))).toMatchObject({ reason: 'no-solver', retryAfterSeconds: 60 });
     expect(client.status().breaker.state).toBe('closed');
   });
 });
@@ -87,7 +94,11 @@ describe('upstream rate limits and firewall blocks', () => {
     // The pause (3 s) outlasts a request's deadline (1.5 s) by far more than a slow step takes.
     const { client } = testClient([simulator.origin], { timeoutMs: 1500 });
     simulator.setFaults([{ kind: 'rate-limit', retryAfterSeconds: 3, times: 1 }]);
-    expect(await rejection(client.fetchPage('/'))).toMatchObject({ name: 'UpstreamBlockedError', reason: 'rate-limited', retryAfterSeconds: 3 });
+    expect(await rejection(client.fetchPage('/'))).toMatchObject({
+      name: 'UpstreamBlockedError',
+      reason: 'rate-limited',
+      retryAfterSeconds: 3,
+    });
     expect(simulator.hitCount()).toBe(1);
     // The pause outlasts this request's deadline: refused at once with the whole seconds left, nothing sent.
     const refused = await rejection(client.fetchPage('/ongoing/'));
@@ -126,7 +137,10 @@ describe('the page deadline', () => {
     const outcome = rejection(client.fetchPage('/ongoing/'));
     // The deadline (700 ms) ends the fetch long before the fault would have let it finish (the
     // slow headers come after 5 s; the hang and the trickle never end within the test).
-    const first = await Promise.race([outcome.then(() => 'deadline'), new Promise((resolve) => setTimeout(() => resolve('the fault'), 4_000))]);
+    const first = await Promise.race([
+      outcome.then(() => 'deadline'),
+      new Promise((resolve) => setTimeout(() => resolve('the fault'), 4_000)),
+    ]);
     expect(first).toBe('deadline');
     const failure = await outcome;
     expect(failure).toBeInstanceOf(UpstreamTimeoutError);
@@ -141,7 +155,11 @@ describe('mirror failover', () => {
   it('fails over to the next origin when the first keeps failing, validates it, adopts it and persists the choice', async () => {
     const { primary, mirror } = await primaryAndMirror();
     const dataDir = tempDataDir();
-    const { client } = testClient([primary.origin, mirror.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')), breakerThreshold: 2, maxRetries: 0 });
+    const { client } = testClient([primary.origin, mirror.origin], {
+      originFile: createFileOrigin(dataDir, createLogger('silent')),
+      breakerThreshold: 2,
+      maxRetries: 0,
+    });
     primary.setFaults([{ kind: 'status', status: 522 }]);
     await rejection(client.fetchPage('/ongoing/'));
     const page = await client.fetchPage('/ongoing/');
@@ -174,10 +192,17 @@ describe('mirror failover', () => {
     const page = await client.fetchPage('/ongoing/page/2/');
     expect(page.url).toBe(`${mirror.origin}/ongoing/page/2/`);
     expect(client.origin).toBe(mirror.origin);
-    expect(JSON.parse(readFileSync(join(dataDir, 'upstream-origin.json'), 'utf8'))).toMatchObject({ origin: mirror.origin, movedFrom: primary.origin });
-    expect(testClient([primary.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe(mirror.origin);
+    expect(JSON.parse(readFileSync(join(dataDir, 'upstream-origin.json'), 'utf8'))).toMatchObject({
+      origin: mirror.origin,
+      movedFrom: primary.origin,
+    });
+    expect(testClient([primary.origin], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe(
+      mirror.origin,
+    );
     // The configured list no longer naming the old origin drops the persisted choice.
-    expect(testClient(['https://other.example'], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe('https://other.example');
+    expect(testClient(['https://other.example'], { originFile: createFileOrigin(dataDir, createLogger('silent')) }).client.origin).toBe(
+      'https://other.example',
+    );
   });
 
   it('sets aside an origin that answers a parked page and moves on', async () => {
@@ -245,10 +270,25 @@ describe('a FlareSolverr-compatible solver', () => {
           const command = JSON.parse(body) as { url: string; returnOnlyCookies: boolean };
           requests.push(command);
           const value = simulator.mintClearance('127.0.0.1', browserAgent);
-          const cookie = { name: 'cf_clearance', value, domain: '127.0.0.1', path: '/', expires: Date.now() / 1000 + 1800, httpOnly: true, secure: false };
-          const page = command.returnOnlyCookies ? null : await plainPage(command.url, { cookie: `cf_clearance=${value}`, 'user-agent': browserAgent });
+          const cookie = {
+            name: 'cf_clearance',
+            value,
+            domain: '127.0.0.1',
+            path: '/',
+            expires: Date.now() / 1000 + 1800,
+            httpOnly: true,
+            secure: false,
+          };
+          const page = command.returnOnlyCookies
+            ? null
+            : await plainPage(command.url, { cookie: `cf_clearance=${value}`, 'user-agent': browserAgent });
           res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ status: 'ok', solution: { url: command.url, status: page?.status ?? 200, userAgent: reported, cookies: [cookie], response: page?.data } }));
+          res.end(
+            JSON.stringify({
+              status: 'ok',
+              solution: { url: command.url, status: page?.status ?? 200, userAgent: reported, cookies: [cookie], response: page?.data },
+            }),
+          );
         })();
       });
     });

@@ -101,7 +101,13 @@ export function episodeTitle(series: Series, episode: number | null): string {
 }
 
 function episodeItem(series: Series, episode: number | null, publishedMs: number): EpisodeItem {
-  return { series, episode, path: episodePath(series, episode), title: episodeTitle(series, episode), publishedAt: new Date(publishedMs).toISOString() };
+  return {
+    series,
+    episode,
+    path: episodePath(series, episode),
+    title: episodeTitle(series, episode),
+    publishedAt: new Date(publishedMs).toISOString(),
+  };
 }
 
 /** The latest episode post of a series, or null when nothing has aired. */
@@ -123,9 +129,7 @@ function latestFeed(catalog: LiveCatalog): readonly EpisodeItem[] {
         const episode = latest.episode;
         if (episode === null || series.status !== 'Ongoing') return [latest];
         const updated = Date.parse(series.updatedAt);
-        return [0, 1, 2]
-          .filter((back) => episode - back >= 1)
-          .map((back) => episodeItem(series, episode - back, updated - back * WEEK_MS));
+        return [0, 1, 2].filter((back) => episode - back >= 1).map((back) => episodeItem(series, episode - back, updated - back * WEEK_MS));
       })
       .sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || byNewest(a.series, b.series)),
   );
@@ -214,7 +218,16 @@ export function seriesList(filter: ListFilter, page: number, catalog: LiveCatalo
   const order = LIST_ORDERS[wanted(filter.order)] ?? byNewest;
   const anyOf = (wantedSlugs: readonly string[] | undefined, slugs: readonly string[]): boolean =>
     (wantedSlugs ?? []).length === 0 || slugs.some((slug) => wantedSlugs?.includes(slug));
-  const key = JSON.stringify(['seriesList', status, type, sub, wanted(filter.order), filter.genre ?? [], filter.season ?? [], filter.studio ?? []]);
+  const key = JSON.stringify([
+    'seriesList',
+    status,
+    type,
+    sub,
+    wanted(filter.order),
+    filter.genre ?? [],
+    filter.season ?? [],
+    filter.studio ?? [],
+  ]);
   const matches = catalog.derived(key, () =>
     catalog.series
       .filter(
@@ -222,7 +235,10 @@ export function seriesList(filter: ListFilter, page: number, catalog: LiveCatalo
           (status === '' || series.status.toLowerCase() === status) &&
           (type === '' || (series.type ?? '').toLowerCase() === type) &&
           (sub === '' || (series.sub ?? '').toLowerCase() === sub) &&
-          anyOf(filter.genre, series.genres.map((genre) => genre.slug)) &&
+          anyOf(
+            filter.genre,
+            series.genres.map((genre) => genre.slug),
+          ) &&
           anyOf(filter.season, [termsOf(series).season.slug]) &&
           anyOf(filter.studio, [termsOf(series).studio.slug]),
       )

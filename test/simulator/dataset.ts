@@ -67,17 +67,52 @@ const SEED = 0x2026_0425;
 
 // Name, slug. Includes the real site's typo slugs and one slug unrelated to its name.
 const GENRE_DEFS: readonly (readonly [string, string])[] = [
-  ['Action', 'action'], ['Actions', 'actions'], ['Adventure', 'adventure'], ['Comedy', 'comedy'],
-  ['Crossdressing', 'crossdressing'], ['Cultivation', 'cultivation'], ['Demons', 'demons'], ['Drama', 'drama'],
-  ['Ecchi', 'ecchi'], ['Fantasy', 'fantasy'], ['Game', 'game'], ['Harem', 'harem'], ['Historical', 'historical'],
-  ['Horror', 'horror'], ['Isekai', 'isekai'], ['Josei', 'josei'], ['Magic', 'magic'], ['Martial Arts', 'martial-arts'],
-  ['Mecha', 'mecha'], ['Military', 'military'], ['Music', 'music'], ['Mystery', 'mystery'], ['Mythology', 'mythology'],
-  ['Psychological', 'psychological'], ['Reincaranation', 'reincaranation'], ['Reincarnation', 'reincarnation'],
-  ['Revenge', 'revenge'], ['Romanc', 'romanc'], ['Romance', 'romance'], ['School', 'e-school'], ['Sci-Fi', 'sci-fi'],
-  ['Seinen', 'seinen'], ['Shoujo', 'shoujo'], ['Shounen', 'shounen'], ['Slice of Life', 'slice-of-life'],
-  ['Space', 'space'], ['Sports', 'sports'], ['Super Power', 'super-power'], ['Supernatural', 'supernatural'],
-  ['Suspense', 'suspense'], ['System', 'system'], ['Thriller', 'thriller'], ['Urban', 'urban'],
-  ['Vampire', 'vampire'], ['Wuxia', 'wuxia'], ['Xianxia', 'xianxia'],
+  ['Action', 'action'],
+  ['Actions', 'actions'],
+  ['Adventure', 'adventure'],
+  ['Comedy', 'comedy'],
+  ['Crossdressing', 'crossdressing'],
+  ['Cultivation', 'cultivation'],
+  ['Demons', 'demons'],
+  ['Drama', 'drama'],
+  ['Ecchi', 'ecchi'],
+  ['Fantasy', 'fantasy'],
+  ['Game', 'game'],
+  ['Harem', 'harem'],
+  ['Historical', 'historical'],
+  ['Horror', 'horror'],
+  ['Isekai', 'isekai'],
+  ['Josei', 'josei'],
+  ['Magic', 'magic'],
+  ['Martial Arts', 'martial-arts'],
+  ['Mecha', 'mecha'],
+  ['Military', 'military'],
+  ['Music', 'music'],
+  ['Mystery', 'mystery'],
+  ['Mythology', 'mythology'],
+  ['Psychological', 'psychological'],
+  ['Reincaranation', 'reincaranation'],
+  ['Reincarnation', 'reincarnation'],
+  ['Revenge', 'revenge'],
+  ['Romanc', 'romanc'],
+  ['Romance', 'romance'],
+  ['School', 'e-school'],
+  ['Sci-Fi', 'sci-fi'],
+  ['Seinen', 'seinen'],
+  ['Shoujo', 'shoujo'],
+  ['Shounen', 'shounen'],
+  ['Slice of Life', 'slice-of-life'],
+  ['Space', 'space'],
+  ['Sports', 'sports'],
+  ['Super Power', 'super-power'],
+  ['Supernatural', 'supernatural'],
+  ['Suspense', 'suspense'],
+  ['System', 'system'],
+  ['Thriller', 'thriller'],
+  ['Urban', 'urban'],
+  ['Vampire', 'vampire'],
+  ['Wuxia', 'wuxia'],
+  ['Xianxia', 'xianxia'],
 ];
 
 /** The one genre no series uses: the sidebar widget hides empty terms, the quick filter does not. */
@@ -94,9 +129,7 @@ export function slugify(text: string): string {
 
 function buildGenres(random: Random): Genre[] {
   const ids = random.shuffle(GENRE_DEFS.map((_, index) => 40 + index * 7));
-  return GENRE_DEFS.map(([name, slug], index) => ({ id: ids[index] ?? 0, name, slug })).sort((a, b) =>
-    a.name.localeCompare(b.name, 'en'),
-  );
+  return GENRE_DEFS.map(([name, slug], index) => ({ id: ids[index] ?? 0, name, slug })).sort((a, b) => a.name.localeCompare(b.name, 'en'));
 }
 
 function buildStudios(random: Random): Term[] {
@@ -119,11 +152,65 @@ function buildSeasons(): Term[] {
   }));
 }
 
-const ADJECTIVES = ['Martial', 'Eternal', 'Divine', 'Supreme', 'Immortal', 'Heavenly', 'Shadow', 'Jade', 'Azure', 'Crimson', 'Celestial', 'Boundless', 'Peerless', 'Ancient', 'Soul', 'Star'];
-const NOUNS = ['Peak', 'Sovereign', 'Emperor', 'Master', 'Realm', 'Sword', 'Dao', 'Throne', 'Legend', 'Monarch', 'Path', 'Chronicle', 'Alchemist', 'Lord', 'Blade', 'Dragon'];
+const ADJECTIVES = [
+  'Martial',
+  'Eternal',
+  'Divine',
+  'Supreme',
+  'Immortal',
+  'Heavenly',
+  'Shadow',
+  'Jade',
+  'Azure',
+  'Crimson',
+  'Celestial',
+  'Boundless',
+  'Peerless',
+  'Ancient',
+  'Soul',
+  'Star',
+];
+const NOUNS = [
+  'Peak',
+  'Sovereign',
+  'Emperor',
+  'Master',
+  'Realm',
+  'Sword',
+  'Dao',
+  'Throne',
+  'Legend',
+  'Monarch',
+  'Path',
+  'Chronicle',
+  'Alchemist',
+  'Lord',
+  'Blade',
+  'Dragon',
+];
 const EPIC_LEADS = ['Legend of the', 'Return of the', 'Song of the', 'Rise of the', 'Tales of the'];
-const EPIC_SUBJECTS = ['Azure Dragon', 'Nine Heavens', 'Sword Saint', 'Crimson Lotus', 'Star Sea', 'Spirit Sea', 'Thunder God', 'Eternal Night', 'Divine Tomb', 'Black Turtle', 'Silver Phoenix', 'Burning Sky'];
-export const MOVIE_SUBTITLES = ['The Last Oath', 'Blood of the Moon', 'The Sealed City', 'Heart of Flames', 'Dawn Breaker', 'The Frozen Gate'];
+const EPIC_SUBJECTS = [
+  'Azure Dragon',
+  'Nine Heavens',
+  'Sword Saint',
+  'Crimson Lotus',
+  'Star Sea',
+  'Spirit Sea',
+  'Thunder God',
+  'Eternal Night',
+  'Divine Tomb',
+  'Black Turtle',
+  'Silver Phoenix',
+  'Burning Sky',
+];
+export const MOVIE_SUBTITLES = [
+  'The Last Oath',
+  'Blood of the Moon',
+  'The Sealed City',
+  'Heart of Flames',
+  'Dawn Breaker',
+  'The Frozen Gate',
+];
 
 function baseTitle(random: Random): string {
   if (random.chance(0.3)) return `${random.pick(EPIC_LEADS)} ${random.pick(EPIC_SUBJECTS)}`;
@@ -144,8 +231,19 @@ function movieTitle(random: Random): string {
 }
 
 const HEROES = ['Lin Feng', 'Xiao Yan', 'Wang Lin', 'Han Li', 'Ye Chen', 'Su Ming', 'Tang San', 'Qin Yu'];
-const ROLES = ['a disciple cast out of his sect', 'the last heir of a fallen clan', 'a village boy with broken meridians', 'a swordsman who lost everything', 'an alchemist’s apprentice'];
-const GOALS = ['climbs the path of cultivation to avenge his master', 'must protect the Nine Provinces from a returning demon lord', 'searches for the truth behind his father’s death', 'challenges heaven itself & the sects that rule it'];
+const ROLES = [
+  'a disciple cast out of his sect',
+  'the last heir of a fallen clan',
+  'a village boy with broken meridians',
+  'a swordsman who lost everything',
+  'an alchemist’s apprentice',
+];
+const GOALS = [
+  'climbs the path of cultivation to avenge his master',
+  'must protect the Nine Provinces from a returning demon lord',
+  'searches for the truth behind his father’s death',
+  'challenges heaven itself & the sects that rule it',
+];
 
 export function synopsisOf(random: Random, title: string): string {
   return `${title} follows ${random.pick(HEROES)}, ${random.pick(ROLES)}, who ${random.pick(GOALS)}.`;
@@ -165,12 +263,57 @@ interface Draft {
 // Series whose oddities tests rely on: entities, ALL CAPS, CJK, 1- and 3-digit episodes, no sub. The first
 // is the API reference's example series (src/openapi/examples), so the code samples of /docs work here too.
 const PINNED: readonly Draft[] = [
-  { title: 'Renegade Immortal', altTitles: ['Xian Ni Lu', '仙逆之路'], type: 'Donghua', status: 'Ongoing', sub: 'Sub', latestEpisode: 124, daysAgo: 1, hot: true },
-  { title: 'The Emperor’s Tomb', altTitles: ['Di Wang Mu'], type: 'Donghua', status: 'Completed', sub: 'Sub', latestEpisode: 52, daysAgo: 40, hot: false },
+  {
+    title: 'Renegade Immortal',
+    altTitles: ['Xian Ni Lu', '仙逆之路'],
+    type: 'Donghua',
+    status: 'Ongoing',
+    sub: 'Sub',
+    latestEpisode: 124,
+    daysAgo: 1,
+    hot: true,
+  },
+  {
+    title: 'The Emperor’s Tomb',
+    altTitles: ['Di Wang Mu'],
+    type: 'Donghua',
+    status: 'Completed',
+    sub: 'Sub',
+    latestEpisode: 52,
+    daysAgo: 40,
+    hot: false,
+  },
   { title: 'Swords & Sorcery Academy', altTitles: [], type: 'ONA', status: 'Ongoing', sub: 'Sub', latestEpisode: 3, daysAgo: 2, hot: true },
-  { title: 'HEAVEN DEVOURING SOVEREIGN', altTitles: ['Tun Tian Zhi Zun'], type: 'Donghua', status: 'Ongoing', sub: 'Sub', latestEpisode: 600, daysAgo: 0, hot: true },
-  { title: 'Heaven’s Blade & Jade Sword', altTitles: [], type: 'Live Action', status: 'Hiatus', sub: 'Sub', latestEpisode: 18, daysAgo: 90, hot: false },
-  { title: 'Soul Realm Conquest', altTitles: ['魂域征途'], type: 'Special', status: 'Upcoming', sub: null, latestEpisode: null, daysAgo: 5, hot: false },
+  {
+    title: 'HEAVEN DEVOURING SOVEREIGN',
+    altTitles: ['Tun Tian Zhi Zun'],
+    type: 'Donghua',
+    status: 'Ongoing',
+    sub: 'Sub',
+    latestEpisode: 600,
+    daysAgo: 0,
+    hot: true,
+  },
+  {
+    title: 'Heaven’s Blade & Jade Sword',
+    altTitles: [],
+    type: 'Live Action',
+    status: 'Hiatus',
+    sub: 'Sub',
+    latestEpisode: 18,
+    daysAgo: 90,
+    hot: false,
+  },
+  {
+    title: 'Soul Realm Conquest',
+    altTitles: ['魂域征途'],
+    type: 'Special',
+    status: 'Upcoming',
+    sub: null,
+    latestEpisode: null,
+    daysAgo: 5,
+    hot: false,
+  },
 ];
 
 const NON_MOVIE_COUNT = 68;
@@ -189,19 +332,42 @@ function uniqueTitles(random: Random, count: number, make: (random: Random) => s
 
 function generatedDraft(random: Random, title: string, type: SeriesType | null, status: SeriesStatus): Draft {
   const latestEpisode =
-    status === 'Upcoming' ? null : status === 'Ongoing' ? random.int(4, 260) : status === 'Hiatus' ? random.int(8, 60) : random.pick([12, 13, 24, 26, 52, 104, random.int(10, 156)]);
+    status === 'Upcoming'
+      ? null
+      : status === 'Ongoing'
+        ? random.int(4, 260)
+        : status === 'Hiatus'
+          ? random.int(8, 60)
+          : random.pick([12, 13, 24, 26, 52, 104, random.int(10, 156)]);
   const daysAgo = status === 'Ongoing' ? random.int(0, 13) : status === 'Upcoming' ? random.int(0, 60) : random.int(15, 400);
-  return { title, altTitles: [], type, status, sub: status === 'Upcoming' || random.chance(0.05) ? null : 'Sub', latestEpisode, daysAgo, hot: random.chance(0.25) };
+  return {
+    title,
+    altTitles: [],
+    type,
+    status,
+    sub: status === 'Upcoming' || random.chance(0.05) ? null : 'Sub',
+    latestEpisode,
+    daysAgo,
+    hot: random.chance(0.25),
+  };
 }
 
 function nonMovieDrafts(random: Random, taken: Set<string>): Draft[] {
   const count = NON_MOVIE_COUNT - PINNED.length;
   const types = random.shuffle<SeriesType | null>([
-    ...Array<SeriesType>(5).fill('ONA'), ...Array<SeriesType>(2).fill('Live Action'), ...Array<SeriesType>(2).fill('Special'),
-    null, null, ...Array<SeriesType>(count - 11).fill('Donghua'),
+    ...Array<SeriesType>(5).fill('ONA'),
+    ...Array<SeriesType>(2).fill('Live Action'),
+    ...Array<SeriesType>(2).fill('Special'),
+    null,
+    null,
+    ...Array<SeriesType>(count - 11).fill('Donghua'),
   ]);
   const statuses = random.shuffle<SeriesStatus>([
-    ...Array<SeriesStatus>(13).fill('Completed'), 'Upcoming', 'Upcoming', 'Hiatus', 'Hiatus',
+    ...Array<SeriesStatus>(13).fill('Completed'),
+    'Upcoming',
+    'Upcoming',
+    'Hiatus',
+    'Hiatus',
     ...Array<SeriesStatus>(count - 17).fill('Ongoing'),
   ]);
   return uniqueTitles(random, count, seriesTitle, taken).map((title, index) =>
@@ -211,8 +377,14 @@ function nonMovieDrafts(random: Random, taken: Set<string>): Draft[] {
 
 function movieDrafts(random: Random, taken: Set<string>): Draft[] {
   return uniqueTitles(random, MOVIE_COUNT, movieTitle, taken).map((title) => ({
-    title, altTitles: [], type: 'Movie', status: 'Completed', sub: random.chance(0.08) ? null : 'Sub',
-    latestEpisode: null, daysAgo: random.int(1, 300), hot: random.chance(0.2),
+    title,
+    altTitles: [],
+    type: 'Movie',
+    status: 'Completed',
+    sub: random.chance(0.08) ? null : 'Sub',
+    latestEpisode: null,
+    daysAgo: random.int(1, 300),
+    hot: random.chance(0.2),
   }));
 }
 
@@ -279,7 +451,10 @@ function buildSeries(random: Random, genres: readonly Genre[]): Series[] {
 
 /** The five newest movies feed the NEW MOVIE widget: fix their dates to cover both text formats and "TBA". */
 function pinNewestMovies(series: Series[]): Series[] {
-  const newest = series.filter((item) => item.type === 'Movie').sort((a, b) => b.id - a.id).slice(0, 5);
+  const newest = series
+    .filter((item) => item.type === 'Movie')
+    .sort((a, b) => b.id - a.id)
+    .slice(0, 5);
   const dates: readonly (string | null)[] = ['2026-04-04', null, '2026-03-15', '2024-12-02', '2025-11-08'];
   return series.map((item) => {
     const slot = newest.indexOf(item);

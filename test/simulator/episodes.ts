@@ -74,7 +74,10 @@ export function seriesInfo(series: Series): SeriesInfo {
     duration: series.type === 'Movie' ? `${random.int(80, 130)} min.` : `${random.int(7, 24)} min. per ep.`,
     trailer: random.chance(0.5) ? `https://www.youtube.com/watch?v=${series.slug.slice(0, 6)}${series.id}` : null,
     followers: random.int(10, 20_000),
-    tags: TAG_WORDS.slice(0, random.int(1, 3)).map((word) => ({ name: `${series.title} ${word}`, slug: `${series.slug}-${word.replace(/ /g, '-')}` })),
+    tags: TAG_WORDS.slice(0, random.int(1, 3)).map((word) => ({
+      name: `${series.title} ${word}`,
+      slug: `${series.slug}-${word.replace(/ /g, '-')}`,
+    })),
     declaredEpisodes: declaredEpisodes(series),
     publishedAt: new Date(released - 86_400_000).toISOString(),
   };
@@ -210,4 +213,3 @@ export function shortDate(isoDay: string): string {
 export function siteDatetime(iso: string): string {
   return `${new Date(Date.parse(iso) + SITE_OFFSET_MS).toISOString().slice(0, 19)}+07:00`;
 }
-

@@ -61,7 +61,17 @@ export const SITE_DOWN_FAULTS: Record<SiteDownMode, Fault> = {
   'bare-404': { kind: 'status', status: 404 },
 };
 
-const TERMINAL_KINDS = ['status', 'not-found', 'hang', 'challenge', 'challenge-body-only', 'redirect', 'rate-limit', 'block', 'parked'] as const;
+const TERMINAL_KINDS = [
+  'status',
+  'not-found',
+  'hang',
+  'challenge',
+  'challenge-body-only',
+  'redirect',
+  'rate-limit',
+  'block',
+  'parked',
+] as const;
 
 export type TerminalFault = Extract<Fault, { kind: (typeof TERMINAL_KINDS)[number] }>;
 

@@ -1,4 +1,16 @@
-import { EMPTY_GENRE_SLUG, GENRES, MOVIE_SUBTITLES, SERIES, SITE_NOW, slugify, synopsisOf, uploadName, type Series, type SeriesStatus, type SeriesType } from './dataset.js';
+import {
+  EMPTY_GENRE_SLUG,
+  GENRES,
+  MOVIE_SUBTITLES,
+  SERIES,
+  SITE_NOW,
+  slugify,
+  synopsisOf,
+  uploadName,
+  type Series,
+  type SeriesStatus,
+  type SeriesType,
+} from './dataset.js';
 import { createRandom, type Random } from './random.js';
 
 /**
@@ -84,7 +96,10 @@ function seriesName(random: Random, movie: boolean): Name {
   const pinyin = random.chance(0.3) ? toned : plainPinyin(toned);
   const english = words.map((word) => word.english).join(' ');
   // Indonesian puts the head noun first.
-  const indonesian = [...words].reverse().map((word) => word.indonesian).join(' ');
+  const indonesian = [...words]
+    .reverse()
+    .map((word) => word.indonesian)
+    .join(' ');
   let hanzi = words.map((word) => word.hanzi).join('');
   const season = !movie && random.chance(0.2) ? random.int(2, 5) : null;
   const numbered = random.chance(0.015) ? `${random.pick(['7', '9', '100'])} ` : '';
@@ -105,7 +120,17 @@ function seriesName(random: Random, movie: boolean): Name {
 }
 
 const DAY_MS = 86_400_000;
-const TYPES: readonly (SeriesType | null)[] = [...Array<SeriesType>(85).fill('Donghua'), ...Array<SeriesType>(8).fill('ONA'), 'Special', 'Special', 'Special', 'Live Action', 'Live Action', null, null];
+const TYPES: readonly (SeriesType | null)[] = [
+  ...Array<SeriesType>(85).fill('Donghua'),
+  ...Array<SeriesType>(8).fill('ONA'),
+  'Special',
+  'Special',
+  'Special',
+  'Live Action',
+  'Live Action',
+  null,
+  null,
+];
 const USABLE_GENRES = GENRES.filter((genre) => genre.slug !== EMPTY_GENRE_SLUG);
 
 function status(random: Random): SeriesStatus {
@@ -176,7 +201,8 @@ const built = new Map<number, readonly Series[]>();
 
 /** `size` series: the default dataset's, then generated ones; sorted by post id. */
 export function catalogSeries(size: number): readonly Series[] {
-  if (!Number.isInteger(size) || size < SERIES.length) throw new Error(`catalogSize must be an integer of at least ${SERIES.length}, got ${size}`);
+  if (!Number.isInteger(size) || size < SERIES.length)
+    throw new Error(`catalogSize must be an integer of at least ${SERIES.length}, got ${size}`);
   const cached = built.get(size);
   if (cached !== undefined) return cached;
   const random = createRandom(0x5e71e5 + size);

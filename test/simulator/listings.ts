@@ -1,7 +1,16 @@
 import { byNewest, byTitle, byUpdate, LIST_PER_PAGE, paginate, type Page } from './catalog.js';
 import { GENRES, type Series, type Term } from './dataset.js';
 import { DEFAULT_CATALOG, type LiveCatalog } from './liveCatalog.js';
-import { azGroupOf, knownTerms, schedule, seriesWithTerm, WEEKDAYS, type ScheduleEntry, type Taxonomy, type Weekday } from './taxonomies.js';
+import {
+  azGroupOf,
+  knownTerms,
+  schedule,
+  seriesWithTerm,
+  WEEKDAYS,
+  type ScheduleEntry,
+  type Taxonomy,
+  type Weekday,
+} from './taxonomies.js';
 
 /** What the completed, taxonomy, season, schedule and A–Z pages show; tests compute expected values from these. */
 
@@ -20,10 +29,17 @@ export function findTerm(taxonomy: Taxonomy, slug: string): Term | undefined {
 }
 
 /** A genre, studio, network or country archive: newest post first. */
-export function termListing(taxonomy: Exclude<Taxonomy, 'season'>, slug: string, page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
+export function termListing(
+  taxonomy: Exclude<Taxonomy, 'season'>,
+  slug: string,
+  page: number,
+  catalog: LiveCatalog = DEFAULT_CATALOG,
+): Page<Series> {
   const list = catalog.derived(`term:${taxonomy}:${slug}`, () => {
     const series =
-      taxonomy === 'genres' ? catalog.series.filter((item) => item.genres.some((genre) => genre.slug === slug)) : seriesWithTerm(taxonomy, slug, catalog);
+      taxonomy === 'genres'
+        ? catalog.series.filter((item) => item.genres.some((genre) => genre.slug === slug))
+        : seriesWithTerm(taxonomy, slug, catalog);
     return [...series].sort(byNewest);
   });
   return paginate(list, page, ARCHIVE_PER_PAGE);
@@ -46,6 +62,8 @@ export function scheduleByDay(catalog: LiveCatalog = DEFAULT_CATALOG): { day: We
 
 /** `/az-lists/?show=L`: series of one letter group (all when null), by title. */
 export function azList(letter: string | null, page: number, catalog: LiveCatalog = DEFAULT_CATALOG): Page<Series> {
-  const list = catalog.derived(`az:${letter ?? ''}`, () => catalog.series.filter((item) => letter === null || azGroupOf(item.title) === letter).sort(byTitle));
+  const list = catalog.derived(`az:${letter ?? ''}`, () =>
+    catalog.series.filter((item) => letter === null || azGroupOf(item.title) === letter).sort(byTitle),
+  );
   return paginate(list, page, ARCHIVE_PER_PAGE);
 }

@@ -30,13 +30,17 @@ const port = Number(values.port);
 const latencyMs = Number(values.latency);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0-65535, got ${values.port}`);
 if (!Number.isFinite(latencyMs) || latencyMs < 0) fail(`--latency must be a number of ms >= 0, got ${values.latency}`);
-if (values.profile !== undefined && !isVariantName(values.profile)) fail(`--profile must be one of ${VARIANT_NAMES.join(', ')}, got ${values.profile}`);
+if (values.profile !== undefined && !isVariantName(values.profile))
+  fail(`--profile must be one of ${VARIANT_NAMES.join(', ')}, got ${values.profile}`);
 const variant = isVariantName(values.profile) ? values.profile : variantFromEnv();
 const catalogSize = values['catalog-size'] === undefined ? undefined : Number(values['catalog-size']);
-if (catalogSize !== undefined && !(Number.isInteger(catalogSize) && catalogSize >= 96)) fail(`--catalog-size must be a whole number >= 96, got ${values['catalog-size']}`);
+if (catalogSize !== undefined && !(Number.isInteger(catalogSize) && catalogSize >= 96))
+  fail(`--catalog-size must be a whole number >= 96, got ${values['catalog-size']}`);
 
-const isSiteDownMode = (mode: string | undefined): mode is SiteDownMode => (SITE_DOWN_MODES as readonly (string | undefined)[]).includes(mode);
-if (values.down !== undefined && !isSiteDownMode(values.down)) fail(`--down must be one of ${SITE_DOWN_MODES.join(', ')}, got ${values.down}`);
+const isSiteDownMode = (mode: string | undefined): mode is SiteDownMode =>
+  (SITE_DOWN_MODES as readonly (string | undefined)[]).includes(mode);
+if (values.down !== undefined && !isSiteDownMode(values.down))
+  fail(`--down must be one of ${SITE_DOWN_MODES.join(', ')}, got ${values.down}`);
 
 const simulator = await startSimulator({
   host: values.host,

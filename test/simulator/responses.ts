@@ -32,12 +32,21 @@ export function siteResponse(answer: SiteAnswer, origin: string, ray: string): S
   }
   if (answer.status === 404) {
     // WordPress's nocache_headers() on 404s.
-    return { status: 404, headers: { ...headers, 'cache-control': 'no-cache, must-revalidate, max-age=0', expires: 'Wed, 11 Jan 1984 05:00:00 GMT' }, body: answer.html };
+    return {
+      status: 404,
+      headers: { ...headers, 'cache-control': 'no-cache, must-revalidate, max-age=0', expires: 'Wed, 11 Jan 1984 05:00:00 GMT' },
+      body: answer.html,
+    };
   }
   return { status: 200, headers: { ...headers, link: `<${origin}/wp-json/>; rel="https://api.w.org/"` }, body: answer.html };
 }
 
-export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' | 'not-found' }>, pathWithQuery: string, host: string, ray: string): SimResponse {
+export function faultResponse(
+  fault: Exclude<TerminalFault, { kind: 'hang' | 'not-found' }>,
+  pathWithQuery: string,
+  host: string,
+  ray: string,
+): SimResponse {
   const headers = edgeHeaders(ray);
   switch (fault.kind) {
     case 'status':
@@ -45,7 +54,11 @@ export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' | 'no
     case 'challenge':
       return challengeResponse(host, ray);
     case 'challenge-body-only':
-      return { status: 503, headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' }, body: challengePage(host, ray.split('-')[0] ?? ray) };
+      return {
+        status: 503,
+        headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' },
+        body: challengePage(host, ray.split('-')[0] ?? ray),
+      };
     case 'redirect':
       return { status: 301, headers: { ...headers, location: `${fault.location.replace(/\/+$/, '')}${pathWithQuery}` }, body: '' };
     case 'rate-limit':
@@ -55,7 +68,11 @@ export function faultResponse(fault: Exclude<TerminalFault, { kind: 'hang' | 'no
         body: cloudflareErrorPage(1015, host, ray),
       };
     case 'block':
-      return { status: 403, headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' }, body: cloudflareErrorPage(1020, host, ray) };
+      return {
+        status: 403,
+        headers: { ...headers, 'cache-control': 'private, max-age=0, no-store' },
+        body: cloudflareErrorPage(1020, host, ray),
+      };
     case 'parked':
       return { status: 200, headers: { 'content-type': 'text/html; charset=UTF-8', server: 'nginx' }, body: parkedPage(host) };
   }
@@ -72,7 +89,8 @@ export function challengeResponse(host: string, ray: string, live?: LiveChalleng
       expires: 'Thu, 01 Jan 1970 00:00:01 GMT',
       'x-frame-options': 'SAMEORIGIN',
       'referrer-policy': 'same-origin',
-      'permissions-policy': 'accelerometer=(),autoplay=(),camera=(),clipboard-read=(),clipboard-write=(),geolocation=(),gyroscope=(),hid=(),interest-cohort=(),magnetometer=(),microphone=(),payment=(),publickey-credentials-get=(),screen-wake-lock=(),serial=(),sync-xhr=(),usb=()',
+      'permissions-policy':
+        'accelerometer=(),autoplay=(),camera=(),clipboard-read=(),clipboard-write=(),geolocation=(),gyroscope=(),hid=(),interest-cohort=(),magnetometer=(),microphone=(),payment=(),publickey-credentials-get=(),screen-wake-lock=(),serial=(),sync-xhr=(),usb=()',
     },
     body: challengePage(host, ray.split('-')[0] ?? ray, live),
   };
@@ -92,7 +110,13 @@ function acceptsGzip(req: IncomingMessage): boolean {
 }
 
 /** Writes the answer: gzip when the client accepts it (the real site compresses), optionally trickled. */
-export function send(req: IncomingMessage, res: ServerResponse, response: SimResponse, bytesPerSecond: number | null, timers: TimerRegistry): void {
+export function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: SimResponse,
+  bytesPerSecond: number | null,
+  timers: TimerRegistry,
+): void {
   const headers: Record<string, string> = { ...response.headers };
   let body = Buffer.from(response.body, 'utf8');
   if (body.length > 0 && acceptsGzip(req)) {

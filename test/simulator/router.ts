@@ -72,7 +72,9 @@ export function resolveRoute(url: URL, paths: RoutePaths): Route {
   const list = SERIES_LIST.exec(pathname);
   if (list !== null) {
     const listPath: ListPath = list[1] === 'anime' ? '/anime/' : '/seri/';
-    return listPath === paths.listPath || listPath === '/anime/' ? { kind: 'seriesList', listPath, params: searchParams } : { kind: 'notFound' };
+    return listPath === paths.listPath || listPath === '/anime/'
+      ? { kind: 'seriesList', listPath, params: searchParams }
+      : { kind: 'notFound' };
   }
 
   const episode = EPISODE.exec(pathname);

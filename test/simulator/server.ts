@@ -117,7 +117,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
-  const catalog = new LiveCatalog(seriesOfVariant(VARIANTS[variantName], options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize)));
+  const catalog = new LiveCatalog(
+    seriesOfVariant(VARIANTS[variantName], options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize)),
+  );
   const controls = createCatalogControls(catalog, 0xadd + catalog.series.length);
   let wall: Wall | null = options.wall ? createWall(options.wall) : null;
   let siteDown: SiteDownMode | null = options.siteDown ?? null;
@@ -137,7 +139,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
   function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, plan: FaultPlan): SimResponse {
     // Absolute-form or `*` request targets are not pages of the site.
-    const route = pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`), ctx.variant) : ({ kind: 'notFound' } as const);
+    const route = pathWithQuery.startsWith('/')
+      ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`), ctx.variant)
+      : ({ kind: 'notFound' } as const);
     const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
     let body = plan.redesign ? redesign(response.body) : response.body;
     if (plan.notText) body = withNotText(body);
@@ -152,7 +156,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     hits.push({ method, path: pathWithQuery, at: Date.now() });
     const ray = rayId(sequence++);
     const down = siteDown;
-    if (down === null && wall !== null && answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')) return;
+    if (
+      down === null &&
+      wall !== null &&
+      answerAtTheWall(wall, req, res, ctx, pathWithQuery, ray, method === 'POST' ? await readBody(req) : '')
+    )
+      return;
     const plan = planFaults(down === null ? faults.take(pathWithQuery) : [SITE_DOWN_FAULTS[down]]);
     await wait(baseLatency + plan.delayMs);
     if (closed || plan.terminal?.kind === 'hang') return;
@@ -165,7 +174,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   }
 
   /** The wall's own paths, and the challenge for anyone without a clearance; false lets the request through. */
-  function answerAtTheWall(active: Wall, req: IncomingMessage, res: ServerResponse, ctx: PageContext, pathWithQuery: string, ray: string, body: string): boolean {
+  function answerAtTheWall(
+    active: Wall,
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: PageContext,
+    pathWithQuery: string,
+    ray: string,
+    body: string,
+  ): boolean {
     const own = active.handleOwnPath(req, pathWithQuery, body);
     if (own !== null) {
       send(req, res, own, null, timers);
@@ -173,7 +190,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (active.admits(req)) return false;
     const { difficulty, minSolveMs } = active.options;
-    const live = { nonce: active.nonceFor(req, ray.split('-')[0] ?? ray), difficulty, minSolveMs, returnUrl: `${ctx.origin}${pathWithQuery}` };
+    const live = {
+      nonce: active.nonceFor(req, ray.split('-')[0] ?? ray),
+      difficulty,
+      minSolveMs,
+      returnUrl: `${ctx.origin}${pathWithQuery}`,
+    };
     send(req, res, challengeResponse(ctx.host, ray, live), null, timers);
     return true;
   }

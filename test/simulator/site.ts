@@ -38,10 +38,14 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
     }
     case 'episode': {
       const episode = findEpisode(route.slug, catalog);
-      return episode === null || route.server > serversOf(episode.item).length ? notFound() : { status: 200, html: episodePage(ctx, episode, route.server) };
+      return episode === null || route.server > serversOf(episode.item).length
+        ? notFound()
+        : { status: 200, html: episodePage(ctx, episode, route.server) };
     }
     case 'completed':
-      return route.page > Math.max(1, completed(1, catalog).totalPages) ? notFound() : { status: 200, html: completedPage(ctx, route.page) };
+      return route.page > Math.max(1, completed(1, catalog).totalPages)
+        ? notFound()
+        : { status: 200, html: completedPage(ctx, route.page) };
     case 'term': {
       // An existing term without series still has its (empty) first page; unknown terms are 404.
       const term = findTerm(route.taxonomy, route.slug);
@@ -56,7 +60,9 @@ export function answerRoute(ctx: PageContext, route: Route): SiteAnswer {
     case 'schedule':
       return { status: 200, html: schedulePage(ctx) };
     case 'azList':
-      return route.page > Math.max(1, azList(route.letter, 1, catalog).totalPages) ? notFound() : { status: 200, html: azListPage(ctx, route.letter, route.page) };
+      return route.page > Math.max(1, azList(route.letter, 1, catalog).totalPages)
+        ? notFound()
+        : { status: 200, html: azListPage(ctx, route.letter, route.page) };
     case 'redirect':
       return { status: 301, location: `${ctx.origin}${route.location}` };
     case 'notFound':

@@ -102,21 +102,23 @@ export function schedule(catalog: LiveCatalog = DEFAULT_CATALOG): ScheduleEntry[
   // Monday 00:00 WIB of the site's current week.
   const local = now + WIB_MS;
   const weekStart = local - (((new Date(local).getUTCDay() + 6) % 7) * DAY_MS + (local % DAY_MS)) - WIB_MS;
-  return catalog.series.filter((series) => series.status === 'Ongoing').map((series, index) => {
-    const dayIndex = series.id % 7;
-    const minutes = 8 * 60 + ((series.id * 37) % (14 * 60));
-    let slot = weekStart + dayIndex * DAY_MS + minutes * 60_000;
-    const released = slot <= now && now - slot < DAY_MS;
-    if (slot <= now && !released) slot += WEEK_MS;
-    const clock = new Date(slot + WIB_MS).toISOString().slice(11, 16);
-    return {
-      series,
-      day: WEEKDAYS[dayIndex] as Weekday,
-      timeText: released ? 'Released' : `at ${clock}`,
-      releaseAt: released ? null : slot / 1000,
-      nextEpisode: index % 5 === 4 || series.latestEpisode === null ? null : series.latestEpisode + 1,
-    };
-  });
+  return catalog.series
+    .filter((series) => series.status === 'Ongoing')
+    .map((series, index) => {
+      const dayIndex = series.id % 7;
+      const minutes = 8 * 60 + ((series.id * 37) % (14 * 60));
+      let slot = weekStart + dayIndex * DAY_MS + minutes * 60_000;
+      const released = slot <= now && now - slot < DAY_MS;
+      if (slot <= now && !released) slot += WEEK_MS;
+      const clock = new Date(slot + WIB_MS).toISOString().slice(11, 16);
+      return {
+        series,
+        day: WEEKDAYS[dayIndex] as Weekday,
+        timeText: released ? 'Released' : `at ${clock}`,
+        releaseAt: released ? null : slot / 1000,
+        nextEpisode: index % 5 === 4 || series.latestEpisode === null ? null : series.latestEpisode + 1,
+      };
+    });
 }
 
 // ---- the A–Z list ----

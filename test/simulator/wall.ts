@@ -159,7 +159,11 @@ export function createWall(input: WallOptions = {}): Wall {
 
   function handleOwnPath(req: IncomingMessage, path: string, body: string): WallAnswer | null {
     if (req.method === 'GET' && path.split('?')[0] === CHALLENGE_SCRIPT_PATH)
-      return { status: 200, headers: { 'content-type': 'application/javascript; charset=UTF-8', 'cache-control': 'no-store' }, body: CHALLENGE_SCRIPT };
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/javascript; charset=UTF-8', 'cache-control': 'no-store' },
+        body: CHALLENGE_SCRIPT,
+      };
     if (req.method !== 'POST' || !path.startsWith(FLOW_PATH)) return null;
     if (!acceptsProof(req, path.slice(FLOW_PATH.length), body)) {
       stats.rejected++;

@@ -14,7 +14,12 @@ const folderOf = (base: string, file: string) => file.slice(base.length + 1).spl
 /** Every import between two top-level folders of `base`, as "from>to" with the files that make it. */
 async function folderImports(base: string): Promise<Map<string, string[]>> {
   // transform: false keeps `import type` edges: a type import ties two folders as much as any.
-  const tree = await parseDependencyTree(`${base}/**/*.ts`, { context: root, cwd: root, transform: false, tsconfig: `${root}/tsconfig.json` });
+  const tree = await parseDependencyTree(`${base}/**/*.ts`, {
+    context: root,
+    cwd: root,
+    transform: false,
+    tsconfig: `${root}/tsconfig.json`,
+  });
   const edges = new Map<string, string[]>();
   for (const [file, dependencies] of Object.entries(tree)) {
     for (const dependency of dependencies ?? []) {

@@ -21,6 +21,8 @@ describe('import cycles', () => {
   it('finds a cycle of type-only imports (the check can fail)', async () => {
     const cycles = await cyclesIn('test/fixtures/importCycle/*.ts');
     // Where a cycle starts depends on the order the files are found in.
-    expect(cycles.map((cycle) => [...cycle].sort())).toEqual([['test/fixtures/importCycle/first.ts', 'test/fixtures/importCycle/second.ts']]);
+    expect(cycles.map((cycle) => [...cycle].sort())).toEqual([
+      ['test/fixtures/importCycle/first.ts', 'test/fixtures/importCycle/second.ts'],
+    ]);
   });
 });

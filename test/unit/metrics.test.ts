@@ -9,7 +9,8 @@ describe('the answer cache in /metrics', () => {
     registerAnswerCacheMetrics(metrics.registry, () => cache.size);
     expect(await metrics.registry.metrics()).toContain('answer_cache_entries 0\n');
 
-    for (const key of ['a', 'b']) await cache.load(key, async () => ({ body: Buffer.from(key.repeat(100)), etag: `W/"${key}"`, fetchedAt: 0, ttlSeconds: 10 }));
+    for (const key of ['a', 'b'])
+      await cache.load(key, async () => ({ body: Buffer.from(key.repeat(100)), etag: `W/"${key}"`, fetchedAt: 0, ttlSeconds: 10 }));
     const scrape = await metrics.registry.metrics();
     expect(scrape).toContain('answer_cache_entries 2\n');
     expect(cache.size.bytes).toBeGreaterThan(200);

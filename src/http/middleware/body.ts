@@ -12,7 +12,9 @@ const FORM_FIELDS_MAX = 20;
 function typedBodyError(error: { type?: string; status?: number }): unknown {
   if (error.type === 'entity.too.large') return new PayloadTooLargeError(BODY_LIMIT_BYTES);
   if (error.type === 'parameters.too.many')
-    return new InvalidBodyError([{ field: 'body', rule: `at most ${FORM_FIELDS_MAX} fields`, message: 'The form has more fields than a report' }]);
+    return new InvalidBodyError([
+      { field: 'body', rule: `at most ${FORM_FIELDS_MAX} fields`, message: 'The form has more fields than a report' },
+    ]);
   if (error.type === 'entity.parse.failed')
     return new InvalidBodyError([{ field: 'body', rule: 'JSON', message: 'The body is not valid JSON' }]);
   // A zlib error, typeless: a corrupt or truncated gzip, deflate or br body.
@@ -64,7 +66,9 @@ function bounded(parser: RequestHandler): RequestHandler {
     };
     // Added before the parser's own listener, in the same tick, so it sees every chunk first.
     req.on('data', count);
-    parser(req, res, (error?: unknown) => settle(error === undefined ? undefined : typedBodyError(error as { type?: string; status?: number })));
+    parser(req, res, (error?: unknown) =>
+      settle(error === undefined ? undefined : typedBodyError(error as { type?: string; status?: number })),
+    );
   };
 }
 

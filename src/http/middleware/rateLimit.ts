@@ -97,7 +97,13 @@ function secondsUntil(resetTime: Date | undefined): number {
 
 /** The API quota, counted by the door: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
 export function apiQuota(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
-  return perClientQuota({ limit: config.RATE_LIMIT_MAX, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'API requests', clientAddress, store });
+  return perClientQuota({
+    limit: config.RATE_LIMIT_MAX,
+    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    subject: 'API requests',
+    clientAddress,
+    store,
+  });
 }
 
 /** Report submissions have their own, stricter quota, apart from the API's: middleware on the report routes. */

@@ -66,12 +66,18 @@ function logWhenFinished(
 
 export function requestLog(logger: Logger, onFinished?: RequestFinishedHook): RequestHandler {
   return (req, res, next) => {
-    logWhenFinished(logger, req, res, () => ({
-      requestId: res.locals.requestId,
-      route: routePattern(req) ?? req.path,
-      errorCode: res.locals.errorCode,
-      cache: res.getHeader('x-cache'),
-    }), onFinished);
+    logWhenFinished(
+      logger,
+      req,
+      res,
+      () => ({
+        requestId: res.locals.requestId,
+        route: routePattern(req) ?? req.path,
+        errorCode: res.locals.errorCode,
+        cache: res.getHeader('x-cache'),
+      }),
+      onFinished,
+    );
     next();
   };
 }

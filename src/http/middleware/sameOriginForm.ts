@@ -14,6 +14,8 @@ export const sameOriginForm: RequestHandler = (req, _res, next) => {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
   const crossSite =
-    site !== undefined ? site !== 'same-origin' && site !== 'none' : origin !== undefined && origin !== originOf(req, originRuleOf(req.app));
+    site !== undefined
+      ? site !== 'same-origin' && site !== 'none'
+      : origin !== undefined && origin !== originOf(req, originRuleOf(req.app));
   next(crossSite ? new CrossSiteFormError() : undefined);
 };

@@ -20,7 +20,8 @@ export function catalogResource(catalog: CatalogService, now: () => number): Api
   const representation = (result: CatalogResult): Representation => {
     const ageSeconds = ageSecondsOf(result.answer, now());
     const built = served.get(result.answer);
-    if (built !== undefined && built.ageSeconds === ageSeconds && built.representation.cacheStatus === result.cacheStatus) return built.representation;
+    if (built !== undefined && built.ageSeconds === ageSeconds && built.representation.cacheStatus === result.cacheStatus)
+      return built.representation;
     const fresh: Representation = {
       body: result.answer.body,
       contentType: JSON_TYPE,

@@ -33,7 +33,10 @@ export function createHealthRouter({
   });
   const exposition = pacedBuild(METRICS_BUILT_AT_MOST_EVERY_MS, async () => Buffer.from(await metrics.registry.metrics()));
   router.get('/metrics', async (_req, res) => {
-    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await exposition());
+    res
+      .set('Cache-Control', 'no-store')
+      .type(metrics.registry.contentType)
+      .send(await exposition());
   });
   return router;
 }

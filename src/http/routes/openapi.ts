@@ -10,10 +10,15 @@ export function createOpenApiRouter(config: Config): Router {
   const document = builtOncePerKey<OriginBodies>();
   router.get('/openapi.json', async (req, res) => {
     const rule = originRuleOf(req.app);
-    const bodies = await document('openapi', () => OriginBodies.build(rule, (origin) => JSON.stringify(buildOpenApiDocument(config, origin))));
+    const bodies = await document('openapi', () =>
+      OriginBodies.build(rule, (origin) => JSON.stringify(buildOpenApiDocument(config, origin))),
+    );
     if (variesByHost(rule)) res.vary('Host');
     // Any site's API tooling may load it.
-    res.set('Access-Control-Allow-Origin', '*').type('application/json; charset=utf-8').send(bodies.for(originOf(req, rule)));
+    res
+      .set('Access-Control-Allow-Origin', '*')
+      .type('application/json; charset=utf-8')
+      .send(bodies.for(originOf(req, rule)));
   });
   return router;
 }

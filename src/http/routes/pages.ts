@@ -45,14 +45,21 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
     sendOriginPage(req, res, (app) =>
       landing(() =>
         OriginBodies.build(originRuleOf(app), (baseUrl) =>
-          renderView(app, 'landing', { baseUrl, ...serviceFacts(config), feeds: feedViews(config), alternates: feedDiscoveryLinks(config) }),
+          renderView(app, 'landing', {
+            baseUrl,
+            ...serviceFacts(config),
+            feeds: feedViews(config),
+            alternates: feedDiscoveryLinks(config),
+          }),
         ),
       ),
     ),
   );
 
   router.get('/docs', (req, res) =>
-    sendOriginPage(req, res, (app) => reference('docs', () => OriginBodies.build(originRuleOf(app), (baseUrl) => renderView(app, 'docs', docsView(config, baseUrl))))),
+    sendOriginPage(req, res, (app) =>
+      reference('docs', () => OriginBodies.build(originRuleOf(app), (baseUrl) => renderView(app, 'docs', docsView(config, baseUrl)))),
+    ),
   );
 
   router.get(`${TRY_PATH_PREFIX}/*endpoint`, (req, res, next) => {
@@ -106,7 +113,10 @@ export function createPagesRouter(config: Config, reports: ReportService, quota:
   // Only a report that was stored has a confirmation page.
   router.get('/report/sent/:id', async (req, res) => {
     if (!UUID.test(req.params.id) || !(await reports.exists(req.params.id))) throw new RouteNotFoundError(req.method, req.path);
-    const page = await sent('report-sent', async () => new MarkedText(await renderView(req.app, 'report-sent', { id: REPORT_ID_MARK }), REPORT_ID_MARK));
+    const page = await sent(
+      'report-sent',
+      async () => new MarkedText(await renderView(req.app, 'report-sent', { id: REPORT_ID_MARK }), REPORT_ID_MARK),
+    );
     res.type('html').send(page.with(req.params.id));
   });
 

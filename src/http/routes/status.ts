@@ -13,12 +13,19 @@ import { builtAtMostEvery, renderView } from '../builtPages.js';
 export const STATUS_REBUILT_AFTER_MS = 5_000;
 
 /** The status page and its data as JSON; outside /catalog, so neither counts against the quota. */
-export function createStatusRouter(monitor: StatusMonitor, now: () => number, catalog: () => CatalogState, sitePaths: () => SitePathsStatus): Router {
+export function createStatusRouter(
+  monitor: StatusMonitor,
+  now: () => number,
+  catalog: () => CatalogState,
+  sitePaths: () => SitePathsStatus,
+): Router {
   const router = Router();
   const page = builtAtMostEvery<Buffer>(STATUS_REBUILT_AFTER_MS, now);
   const json = builtAtMostEvery<Buffer>(STATUS_REBUILT_AFTER_MS, now);
   router.get('/status', async (req, res) => {
-    const html = await page(async () => Buffer.from(await renderView(req.app, 'status', statusView(await monitor.history(), catalog(), sitePaths()))));
+    const html = await page(async () =>
+      Buffer.from(await renderView(req.app, 'status', statusView(await monitor.history(), catalog(), sitePaths()))),
+    );
     res.set('Cache-Control', 'no-store').type('html').send(html);
   });
   router.get('/health/history', async (_req, res) => {

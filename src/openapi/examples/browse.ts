@@ -1,4 +1,11 @@
-import type { AzListData, CompletedSeriesData, ScheduleData, SeasonData, SeriesFilterData, TermListingData } from '../../contract/browse.js';
+import type {
+  AzListData,
+  CompletedSeriesData,
+  ScheduleData,
+  SeasonData,
+  SeriesFilterData,
+  TermListingData,
+} from '../../contract/browse.js';
 import { firstOfMany, meta, movieCard, ORIGIN, renegadeImmortal, soulLand, type EndpointExample } from './shared.js';
 
 const completedSeries: EndpointExample<typeof CompletedSeriesData> = {

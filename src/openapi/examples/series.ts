@@ -15,7 +15,8 @@ const series: EndpointExample<typeof SeriesDetail> = {
       alternativeTitle: 'Xian Ni, 仙逆',
       poster: renegadeImmortal.poster,
       banner: `${ORIGIN}/wp-content/uploads/2025/04/Renegade-Immortal-banner.webp`,
-      synopsis: 'Wang Lin, a boy of modest talent, sets out on the path of the immortals.\n\nHis family is slaughtered, and he swears revenge.',
+      synopsis:
+        'Wang Lin, a boy of modest talent, sets out on the path of the immortals.\n\nHis family is slaughtered, and he swears revenge.',
       status: 'Ongoing',
       type: 'Donghua',
       rating: 9.2,

@@ -32,8 +32,7 @@ const EPISODE_COUNT = /^(\d+|\?+)\s*(?:episodes?|eps?)\.?$/i;
 export function parseSeasonCard($: CheerioAPI, card: Element, pageUrl: string): SeasonCard | null {
   const parts = firstMatches(card, SEASON_CARD_ROLES);
   const link = linkTarget(parts.link?.attribs['href'], pageUrl);
-  const title =
-    elementText($, parts.h2) || cleanText(parts.titledLink?.attribs['title']) || cleanText(parts.img?.attribs['title']);
+  const title = elementText($, parts.h2) || cleanText(parts.titledLink?.attribs['title']) || cleanText(parts.img?.attribs['title']);
   if (link === null || !title) return null;
   const stats = statParts($, card, parts.statsLeft);
   const count = stats.map((part) => EPISODE_COUNT.exec(part)).find((match) => match !== null);
@@ -59,7 +58,10 @@ function statParts($: CheerioAPI, card: Element, left: Element | undefined): str
   if (left === undefined || !hasAncestorWithin(left, card, (el) => hasClass(el, 'stats'))) return [];
   const spans = allMatches(left, (el) => el.name === 'span');
   const texts = spans.length > 0 ? spans.map((span) => elementText($, span)) : [elementText($, left)];
-  return texts.flatMap((text) => text.split(/[·•|]/)).map(cleanText).filter(Boolean);
+  return texts
+    .flatMap((text) => text.split(/[·•|]/))
+    .map(cleanText)
+    .filter(Boolean);
 }
 
 function genre($: CheerioAPI, el: Element, pageUrl: string): Term[] {

@@ -14,7 +14,10 @@ export function parseDownloads($: CheerioAPI, root: Element, pageUrl: string): D
   for (const block of allMatches(root, (_el, classes) => classes.includes('soraddlx'))) {
     const title = elementText($, firstMatches(block, { heading: (el) => /^h\d$/.test(el.name) }).heading);
     const qualities = allMatches(block, (_el, classes) => classes.includes('soraurlx'))
-      .map((row) => ({ quality: elementText($, firstMatches(row, { label: (el) => el.name === 'strong' }).label), links: linksOf($, row, pageUrl) }))
+      .map((row) => ({
+        quality: elementText($, firstMatches(row, { label: (el) => el.name === 'strong' }).label),
+        links: linksOf($, row, pageUrl),
+      }))
       .filter((quality) => quality.quality !== '' && quality.links.length > 0);
     if (qualities.length > 0) groups.push({ title, qualities });
   }

@@ -62,7 +62,10 @@ export function parseFirstAndLatest(
       label: (_el, classes) => classes.includes('epcur'),
     });
     const episode = parseEpisodeNumber(elementText($, parts.label));
-    const target = linkTarget(parts.link?.attribs['href'], pageUrl) ?? (episode === null ? undefined : entries.find((entry) => entry.episode === episode)) ?? null;
+    const target =
+      linkTarget(parts.link?.attribs['href'], pageUrl) ??
+      (episode === null ? undefined : entries.find((entry) => entry.episode === episode)) ??
+      null;
     const ref = target === null ? null : { episode, slug: target.slug, url: target.url };
     return { ref, label: parts.label };
   });

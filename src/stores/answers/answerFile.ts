@@ -79,7 +79,9 @@ function prepareFile(db: Database.Database, now: () => number, maxBytes: number)
   // Reads the free pages' list: a file damaged there is found here, at start, and replaced.
   db.pragma('incremental_vacuum');
 
-  const select = db.prepare<[string, number], { stored: Buffer; used_at: number }>('SELECT stored, used_at FROM answers WHERE key = ? AND expires_at > ?');
+  const select = db.prepare<[string, number], { stored: Buffer; used_at: number }>(
+    'SELECT stored, used_at FROM answers WHERE key = ? AND expires_at > ?',
+  );
   const touch = db.prepare<[number, string]>('UPDATE answers SET used_at = ? WHERE key = ?');
   const sizeOf = db.prepare<[string], { bytes: number }>('SELECT bytes FROM answers WHERE key = ?');
   const upsert = db.prepare<[string, number, number, number, Buffer]>(
@@ -89,7 +91,9 @@ function prepareFile(db: Database.Database, now: () => number, maxBytes: number)
   const remove = db.prepare<[string], { bytes: number }>('DELETE FROM answers WHERE key = ? RETURNING bytes');
   const removeExpired = db.prepare<[number], { bytes: number }>('DELETE FROM answers WHERE expires_at <= ? RETURNING bytes');
   const leastUsed = db.prepare<[number], { key: string }>('SELECT key FROM answers ORDER BY used_at LIMIT ?');
-  const totals = db.prepare<[], { entries: number; bytes: number }>('SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM answers');
+  const totals = db.prepare<[], { entries: number; bytes: number }>(
+    'SELECT count(*) AS entries, coalesce(sum(bytes), 0) AS bytes FROM answers',
+  );
 
   const counts = { ...totals.get()!, prunedAt: -Infinity };
 
@@ -154,7 +158,11 @@ function prepareFile(db: Database.Database, now: () => number, maxBytes: number)
 
 /** Opens (or creates) the file; a damaged one is moved aside and started afresh, at start or when an operation finds it so. */
 export function openAnswerFile({ path, maxBytes, keepUntil, now, logger }: AnswerFileOptions): AnswerFile {
-  const file = openSqliteFile({ path, log: logger, prepare: (db, inMemory) => prepareFile(db, now, inMemory ? Math.min(maxBytes, IN_MEMORY_MAX_BYTES) : maxBytes) });
+  const file = openSqliteFile({
+    path,
+    log: logger,
+    prepare: (db, inMemory) => prepareFile(db, now, inMemory ? Math.min(maxBytes, IN_MEMORY_MAX_BYTES) : maxBytes),
+  });
 
   // A failing file (disk full, removed under us) costs the kept copies, never the request.
   function guarded<T>(what: string, fallback: T, operation: () => T): T {

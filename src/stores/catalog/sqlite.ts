@@ -40,7 +40,9 @@ function prepareCatalog(db: Database.Database, revisionFloor: number) {
   addRevisionColumn(db, 'entries');
   addRevisionColumn(db, 'removed');
   const getMeta = db.prepare<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
-  const setMeta = db.prepare<[string, string]>('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  const setMeta = db.prepare<[string, string]>(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
   const putEntry = db.prepare<[string, Buffer, number]>(
     'INSERT INTO entries (slug, body, revision) VALUES (?, ?, ?) ON CONFLICT (slug) DO UPDATE SET body = excluded.body, revision = excluded.revision',
   );

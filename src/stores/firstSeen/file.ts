@@ -15,7 +15,11 @@ const PERSIST_LAST_SEEN_MS = 86_400_000;
  * by one line per new id; it is replaced by the remembered entries (with their times of last
  * sight) once it holds more lines than entries, or once a day.
  */
-export function createFileFirstSeen(filePath: string, bounds: FirstSeenBounds, logger: Logger): FirstSeenStore & { close(): Promise<void> } {
+export function createFileFirstSeen(
+  filePath: string,
+  bounds: FirstSeenBounds,
+  logger: Logger,
+): FirstSeenStore & { close(): Promise<void> } {
   const file = createJsonLinesFile(filePath, FirstSeenRecord, {
     onUnreadable: (lineNumber) => logger.warn({ file: filePath, lineNumber }, 'skipping an unreadable first-seen line (torn by a crash?)'),
   });
@@ -56,7 +60,8 @@ export function createFileFirstSeen(filePath: string, bounds: FirstSeenBounds, l
         await persist(added, now);
         unsaved = false;
       } catch (error) {
-        if (!unsaved) logger.warn({ err: error, file: filePath }, 'could not write first-seen times; kept in memory until a write succeeds');
+        if (!unsaved)
+          logger.warn({ err: error, file: filePath }, 'could not write first-seen times; kept in memory until a write succeeds');
         unsaved = true;
       }
       return times;

@@ -26,7 +26,13 @@ export function createRedisFirstSeen(redis: RedisConnection, bounds: FirstSeenBo
       if (redis.isUp()) {
         try {
           const keys = candidates.map(({ id }) => `${KEY_PREFIX}${id}`);
-          const stored = (await redis.client.eval(CLAIM, keys.length, ...keys, bounds.keepMs, ...candidates.map(({ at }) => at))) as string[];
+          const stored = (await redis.client.eval(
+            CLAIM,
+            keys.length,
+            ...keys,
+            bounds.keepMs,
+            ...candidates.map(({ at }) => at),
+          )) as string[];
           return new Map(candidates.map(({ id }, index) => [id, Number(stored[index])]));
         } catch (error) {
           redis.fellBack('first-seen', error);

@@ -67,7 +67,10 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    return this.either((store) => store.get(key), () => this.memory.get(key));
+    return this.either(
+      (store) => store.get(key),
+      () => this.memory.get(key),
+    );
   }
 
   increment(key: string): Promise<ClientRateLimitInfo> {
@@ -78,11 +81,17 @@ export class RedisQuotaStore implements QuotaStore {
   }
 
   decrement(key: string): Promise<void> {
-    return this.either((store) => store.decrement(key), () => this.memory.decrement(key));
+    return this.either(
+      (store) => store.decrement(key),
+      () => this.memory.decrement(key),
+    );
   }
 
   resetKey(key: string): Promise<void> {
-    return this.either((store) => store.resetKey(key), () => this.memory.resetKey(key));
+    return this.either(
+      (store) => store.resetKey(key),
+      () => this.memory.resetKey(key),
+    );
   }
 
   shutdown(): void {
@@ -132,7 +141,10 @@ export class RedisQuotaStore implements QuotaStore {
           if (resetAt > now) {
             const here = this.memory.current.get(key) ?? this.memory.previous.get(key);
             const floor = here?.resetTime.getTime() === resetAt ? here.totalHits : hits;
-            const [count, ttl] = (await this.redis.client.eval(CARRY_OVER, 1, `${this.prefix}${key}`, hits, floor, resetAt - now)) as [number, number];
+            const [count, ttl] = (await this.redis.client.eval(CARRY_OVER, 1, `${this.prefix}${key}`, hits, floor, resetAt - now)) as [
+              number,
+              number,
+            ];
             this.remember(key, { totalHits: count, resetTime: new Date(Date.now() + ttl) });
           }
           // Hits counted here while the script ran (Redis failing again meanwhile) stay to be carried.

@@ -5,7 +5,6 @@ import { StoredReport } from '../../reports/schema.js';
 import { REPORTS_FILE, type ReportsLog, type SharedReports } from '../../reports/store.js';
 import { UuidSet } from './uuidSet.js';
 
-
 /** This instance's reports alone; also what the Redis implementation keeps as its durable record. */
 export interface FileReports extends SharedReports {
   /** Each report of the file in order, streamed, for the Redis view to heal from. */
@@ -33,10 +32,12 @@ export function createFileReports(dataDir: string, logger: ReportsLog): FileRepo
   let indexed: Promise<void> | undefined;
   // Read on first need, and again after a failed read.
   const index = () => {
-    indexed ??= file.forEach((report) => ids.add(report.id)).catch((error: unknown) => {
-      indexed = undefined;
-      throw error;
-    });
+    indexed ??= file
+      .forEach((report) => ids.add(report.id))
+      .catch((error: unknown) => {
+        indexed = undefined;
+        throw error;
+      });
     return indexed;
   };
   let salt: Promise<Buffer> | undefined;

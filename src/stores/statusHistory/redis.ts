@@ -50,7 +50,8 @@ export function createRedisStatusStore(redis: RedisConnection, logger: StatusSto
   // hour's traffic come later than the hour.
   async function prune(keepFrom: number) {
     const { stale } = await entries(null, keepFrom);
-    for (let start = 0; start < stale.length; start += DELETE_BATCH) await redis.client.xdel(KEY, ...stale.slice(start, start + DELETE_BATCH));
+    for (let start = 0; start < stale.length; start += DELETE_BATCH)
+      await redis.client.xdel(KEY, ...stale.slice(start, start + DELETE_BATCH));
   }
 
   return { read, append, prune };

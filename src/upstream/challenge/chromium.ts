@@ -31,7 +31,8 @@ const LAUNCH_ARGS = [
 
 // FlareSolverr's and crawlee's signs that a challenge is still on screen.
 const CHALLENGE_TITLES = ['Just a moment...', 'DDoS-Guard'];
-const CHALLENGE_SELECTORS = '#challenge-running, #cf-challenge-running, #challenge-form, #cf-please-wait, #challenge-spinner, #turnstile-wrapper, .ray_id';
+const CHALLENGE_SELECTORS =
+  '#challenge-running, #cf-challenge-running, #challenge-form, #cf-please-wait, #challenge-spinner, #turnstile-wrapper, .ray_id';
 const SKIPPED_RESOURCES = new Set(['image', 'font', 'media']);
 const POLL_MS = 50;
 

@@ -6,5 +6,9 @@ export interface SharedClearances {
    * A clearance for `origin` newer than `used`: one another instance stored, else the result of
    * `solve`, run by one instance at a time across all of them.
    */
-  solveOnce(origin: string, used: Clearance | undefined, solve: () => Promise<Clearance>): Promise<{ clearance: Clearance; solvedHere: boolean }>;
+  solveOnce(
+    origin: string,
+    used: Clearance | undefined,
+    solve: () => Promise<Clearance>,
+  ): Promise<{ clearance: Clearance; solvedHere: boolean }>;
 }

@@ -94,7 +94,7 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
     const origin = new URL(url).origin;
     if (solver === null)
       throw new UpstreamBlockedError(
-        "The upstream answered with an anti-bot challenge and no solver is configured",
+        'The upstream answered with an anti-bot challenge and no solver is configured',
         url,
         NO_SOLVER_RETRY_AFTER_SECONDS,
         'no-solver',
@@ -103,13 +103,16 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
     if (current !== undefined && current !== used) return current;
     if (current === used) clearances.delete(origin);
     const solve = solving.get(origin) ?? startSolve(solver, url, origin, used);
-    return untilAborted(solve, signal, () =>
-      new UpstreamBlockedError(
-        "The upstream's anti-bot challenge is still being solved",
-        url,
-        SOLVE_PENDING_RETRY_AFTER_SECONDS,
-        'solve-pending',
-      ),
+    return untilAborted(
+      solve,
+      signal,
+      () =>
+        new UpstreamBlockedError(
+          "The upstream's anti-bot challenge is still being solved",
+          url,
+          SOLVE_PENDING_RETRY_AFTER_SECONDS,
+          'solve-pending',
+        ),
     );
   }
 
@@ -138,8 +141,16 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
       pending.catch(() => undefined).finally(() => opening.delete(origin));
       opening.set(origin, pending);
     }
-    return untilAborted(pending, signal, () =>
-      new UpstreamBlockedError('The browser page for the upstream is still opening', fresh.origin, SOLVE_PENDING_RETRY_AFTER_SECONDS, 'solve-pending'),
+    return untilAborted(
+      pending,
+      signal,
+      () =>
+        new UpstreamBlockedError(
+          'The browser page for the upstream is still opening',
+          fresh.origin,
+          SOLVE_PENDING_RETRY_AFTER_SECONDS,
+          'solve-pending',
+        ),
     );
   }
 

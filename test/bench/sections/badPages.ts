@@ -76,6 +76,9 @@ export async function badPagesSection(report: BenchReport): Promise<void> {
     );
   }
   const statuses = [...new Set(errors.map((error) => error.status))].join(', ');
-  report.figure('a pathological page until its typed error (fetch included)', `median ${median(errors.map((error) => error.ms)).toFixed(0)} ms over ${errors.length} pages, status ${statuses}`);
+  report.figure(
+    'a pathological page until its typed error (fetch included)',
+    `median ${median(errors.map((error) => error.ms)).toFixed(0)} ms over ${errors.length} pages, status ${statuses}`,
+  );
   await Promise.all([service.stop(), simulator.close()]);
 }

@@ -42,7 +42,10 @@ export async function crawlSection(report: BenchReport): Promise<void> {
   await untilPassEnds(service);
   const seconds = (performance.now() - started) / 1000;
   const [pages, lists] = [seriesPages(simulator), listPages(simulator)];
-  report.figure(`full pass of ${SERIES.toLocaleString('en')} series`, `${seconds.toFixed(1)} s (${(SERIES / seconds).toFixed(0)} series/s)`);
+  report.figure(
+    `full pass of ${SERIES.toLocaleString('en')} series`,
+    `${seconds.toFixed(1)} s (${(SERIES / seconds).toFixed(0)} series/s)`,
+  );
   // Anything else the site was asked meanwhile is not the crawler's (the status page's probe of the home page).
   const others = simulator.hits.length - pages - lists;
   report.goal(
@@ -52,9 +55,18 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     pages <= SERIES && lists <= Math.ceil(SERIES / 20),
   );
   const heapMB = (await metric(service, 'nodejs_heap_size_used_bytes')) / 1024 / 1024;
-  report.goal(`heap used with ${SERIES.toLocaleString('en')} series held`, `${heapMB.toFixed(0)} MB (RSS ${service.rssMB()} MB)`, `≤ ${HEAP_BOUND_MB} MB (the service's bound)`, heapMB <= HEAP_BOUND_MB);
+  report.goal(
+    `heap used with ${SERIES.toLocaleString('en')} series held`,
+    `${heapMB.toFixed(0)} MB (RSS ${service.rssMB()} MB)`,
+    `≤ ${HEAP_BOUND_MB} MB (the service's bound)`,
+    heapMB <= HEAP_BOUND_MB,
+  );
 
-  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: `${service.origin}/export/catalog.json`, pid: service.pid }, LOAD_SECONDS, EXPORT_ROUNDS, {
+  const {
+    body,
+    ours: oursTally,
+    bare: bareTally,
+  } = await againstBare({ url: `${service.origin}/export/catalog.json`, pid: service.pid }, LOAD_SECONDS, EXPORT_ROUNDS, {
     warmUpSeconds: 2,
     headers: { 'Accept-Encoding': 'identity' },
   });

@@ -36,7 +36,12 @@ async function measureFeedHits(latencyMs: number, seconds: number, env: Record<s
       await loadRound(baseline, bare.origin, roundSeconds, bare.pid);
       await loadRound(catalog, catalogUrl, roundSeconds, service.pid);
     }
-    return { feed: tallyFigures(feed), bare: tallyFigures(baseline), catalog: tallyFigures(catalog), feedKb: Math.round(body.length / 102.4) / 10 };
+    return {
+      feed: tallyFigures(feed),
+      bare: tallyFigures(baseline),
+      catalog: tallyFigures(catalog),
+      feedKb: Math.round(body.length / 102.4) / 10,
+    };
   } finally {
     await Promise.all([service.stop(), bare.stop(), simulator.close()]);
   }
@@ -44,10 +49,18 @@ async function measureFeedHits(latencyMs: number, seconds: number, env: Record<s
 
 /** A cached feed against a bare node:http server sending the same bytes, and the catalog hit it is built from. */
 export async function feedSection(report: BenchReport): Promise<void> {
-  report.section('a cached feed (/feeds/latest.atom) against a bare node:http server sending the same bytes, and the /catalog/home hit it is built from');
+  report.section(
+    'a cached feed (/feeds/latest.atom) against a bare node:http server sending the same bytes, and the /catalog/home hit it is built from',
+  );
   const { feed, bare, catalog, feedKb } = await measureFeedHits(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
-  const shown = (hits: LoadFigures) => `${Math.round(hits.perSecond)} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms, ${Math.round(hits.cpuMicroseconds)} µs CPU`;
+  const shown = (hits: LoadFigures) =>
+    `${Math.round(hits.perSecond)} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms, ${Math.round(hits.cpuMicroseconds)} µs CPU`;
   const ratio = feed.perSecond / bare.perSecond;
-  report.goal(`feed hit req/s against bare, ${feedKb} KB Atom, 50 connections`, `${ratio.toFixed(2)} (${shown(feed)}; bare ${shown(bare)})`, 'ratio ≥ 0.5', ratio >= 0.5);
+  report.goal(
+    `feed hit req/s against bare, ${feedKb} KB Atom, 50 connections`,
+    `${ratio.toFixed(2)} (${shown(feed)}; bare ${shown(bare)})`,
+    'ratio ≥ 0.5',
+    ratio >= 0.5,
+  );
   report.figure('catalog hit of the same answer (/catalog/home)', shown(catalog));
 }

@@ -8,14 +8,25 @@ const HIT_ROUNDS = Number(process.env.BENCH_HIT_ROUNDS ?? 4);
 
 /** Cache hits against a bare node:http server sending the same bytes: throughput ratio and p99 difference. */
 export async function hitSection(report: BenchReport): Promise<void> {
-  report.section(`cache hits against a bare node:http server sending the same bytes (${HIT_ROUNDS} alternating rounds each, 50 connections)`);
+  report.section(
+    `cache hits against a bare node:http server sending the same bytes (${HIT_ROUNDS} alternating rounds each, 50 connections)`,
+  );
   const simulator = await startSimulator({ latencyMs: LATENCY_MS });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
-  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: service.origin + HIT_PATH, pid: service.pid }, LOAD_SECONDS, HIT_ROUNDS, { warmUpSeconds: 3 });
+  const {
+    body,
+    ours: oursTally,
+    bare: bareTally,
+  } = await againstBare({ url: service.origin + HIT_PATH, pid: service.pid }, LOAD_SECONDS, HIT_ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   const ratio = ours.perSecond / baseline.perSecond;
   const kb = (body.length / 1024).toFixed(1);
-  report.goal(`hit req/s against bare, ${kb} KB body`, `${ratio.toFixed(2)} (${Math.round(ours.perSecond)} vs ${Math.round(baseline.perSecond)})`, 'ratio ≥ 0.75', ratio >= 0.75);
+  report.goal(
+    `hit req/s against bare, ${kb} KB body`,
+    `${ratio.toFixed(2)} (${Math.round(ours.perSecond)} vs ${Math.round(baseline.perSecond)})`,
+    'ratio ≥ 0.75',
+    ratio >= 0.75,
+  );
   // The median round's p99, with every round's: a stall of the shared machine shows in both servers' round.
   const [oursP99, bareP99] = [ours.p99, baseline.p99];
   report.goal(

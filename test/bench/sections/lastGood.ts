@@ -34,7 +34,11 @@ const KINDS = [
   ['/seri/heaven-devouring-sovereign/', '/catalog/series/{slug}', { slug: 'heaven-devouring-sovereign' }],
   ['/', '/catalog/home', { page: 1 }],
   ['/ongoing/', '/catalog/ongoing-series', { page: 1 }],
-  ['/shadow-chronicle-episode-100-subtitle-indonesia/', '/catalog/episode/{slug}', { slug: 'shadow-chronicle-episode-100-subtitle-indonesia' }],
+  [
+    '/shadow-chronicle-episode-100-subtitle-indonesia/',
+    '/catalog/episode/{slug}',
+    { slug: 'shadow-chronicle-episode-100-subtitle-indonesia' },
+  ],
   ['/schedule/', '/catalog/schedule', {}],
   ['/?s=a', '/catalog/search', { q: 'a', page: 1 }],
 ] as const;
@@ -77,7 +81,16 @@ const silent = createLogger('silent');
 async function heapOf(path: string, entries: number): Promise<{ heapUsed: number; found: number; kept: number }> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    ['--expose-gc', '--max-old-space-size=160', '--import', 'tsx', 'test/bench/keptAnswersHeap.ts', path, String(entries), String(HEAP_READS)],
+    [
+      '--expose-gc',
+      '--max-old-space-size=160',
+      '--import',
+      'tsx',
+      'test/bench/keptAnswersHeap.ts',
+      path,
+      String(entries),
+      String(HEAP_READS),
+    ],
     { cwd: ROOT },
   );
   return JSON.parse(stdout) as { heapUsed: number; found: number; kept: number };
@@ -94,7 +107,13 @@ export async function lastGoodSection(report: BenchReport): Promise<void> {
   try {
     const all = kinds();
     const largest = all[0]!;
-    const file = openAnswerFile({ path: join(dir, 'answers.sqlite'), maxBytes: 512 * 2 ** 20, keepUntil: () => Date.now() + 86_400_000, now: Date.now, logger: silent });
+    const file = openAnswerFile({
+      path: join(dir, 'answers.sqlite'),
+      maxBytes: 512 * 2 ** 20,
+      keepUntil: () => Date.now() + 86_400_000,
+      now: Date.now,
+      logger: silent,
+    });
     let storedBytes = 0;
     for (let i = 0; i < NEIGHBOURS; i++) {
       const { answer } = all[i % all.length]!;
@@ -121,12 +140,19 @@ export async function lastGoodSection(report: BenchReport): Promise<void> {
 
     // 100,000 answers of 1 KB: what the heap holds does not grow with their size, only (if at all) with their count.
     const heapDir = join(dir, 'heap');
-    const heapFile = openAnswerFile({ path: join(heapDir, 'answers.sqlite'), maxBytes: 2 ** 40, keepUntil: () => Date.now() + 86_400_000, now: Date.now, logger: silent });
+    const heapFile = openAnswerFile({
+      path: join(heapDir, 'answers.sqlite'),
+      maxBytes: 2 ** 40,
+      keepUntil: () => Date.now() + 86_400_000,
+      now: Date.now,
+      logger: silent,
+    });
     const small = { ...all[2]!.answer, body: all[2]!.answer.body.subarray(0, 1024) };
     for (let i = 0; i < KEPT_FOR_HEAP; i++) heapFile.write(`answer-${i}`, small);
     heapFile.close();
     const [bare, holding] = [await heapOf('', 0), await heapOf(join(heapDir, 'answers.sqlite'), KEPT_FOR_HEAP)];
-    if (holding.kept !== KEPT_FOR_HEAP || holding.found !== HEAP_READS) throw new Error(`the heap child kept ${holding.kept} and found ${holding.found}`);
+    if (holding.kept !== KEPT_FOR_HEAP || holding.found !== HEAP_READS)
+      throw new Error(`the heap child kept ${holding.kept} and found ${holding.found}`);
     const grownMB = (holding.heapUsed - bare.heapUsed) / 2 ** 20;
     report.goal(
       `heap of a process holding ${KEPT_FOR_HEAP.toLocaleString('en')} kept answers (${HEAP_READS.toLocaleString('en')} read) minus one holding none`,
@@ -134,7 +160,10 @@ export async function lastGoodSection(report: BenchReport): Promise<void> {
       '≤ 8 MB',
       grownMB <= 8,
     );
-    report.figure(`kept answers file with ${KEPT_FOR_HEAP.toLocaleString('en')} answers of 1 KB`, `${(bytesIn(heapDir) / 2 ** 20).toFixed(0)} MB on disk`);
+    report.figure(
+      `kept answers file with ${KEPT_FOR_HEAP.toLocaleString('en')} answers of 1 KB`,
+      `${(bytesIn(heapDir) / 2 ** 20).toFixed(0)} MB on disk`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -147,17 +176,35 @@ export async function lastGoodSection(report: BenchReport): Promise<void> {
  */
 async function staleOverHttp(report: BenchReport): Promise<void> {
   const simulator = await startSimulator();
-  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CACHE_TTL_POPULAR_S: '1', CACHE_STALE_MAX_S: '0' });
+  const service = await startService({
+    ...NO_QUOTA,
+    UPSTREAM_BASE_URLS: simulator.origin,
+    CACHE_TTL_POPULAR_S: '1',
+    CACHE_STALE_MAX_S: '0',
+  });
   const staleUrl = `${service.origin}/catalog/popular-series`;
   const hitUrl = `${service.origin}/catalog/new-movie`;
-  const [staleSize, hitSize] = [(await (await fetch(staleUrl)).arrayBuffer()).byteLength, (await (await fetch(hitUrl)).arrayBuffer()).byteLength];
+  const [staleSize, hitSize] = [
+    (await (await fetch(staleUrl)).arrayBuffer()).byteLength,
+    (await (await fetch(hitUrl)).arrayBuffer()).byteLength,
+  ];
   await sleep(1_100);
   simulator.setSiteDown('unavailable');
   const stale = await fetch(staleUrl);
   await stale.arrayBuffer();
-  if (stale.headers.get('x-cache') !== 'STALE') throw new Error(`expected a stale answer, got ${stale.status} ${stale.headers.get('x-cache')}`);
+  if (stale.headers.get('x-cache') !== 'STALE')
+    throw new Error(`expected a stale answer, got ${stale.status} ${stale.headers.get('x-cache')}`);
   const fetchesBefore = simulator.hitCount();
-  const [ours, hits] = (await alternatingRounds([{ url: staleUrl, pid: service.pid }, { url: hitUrl, pid: service.pid }], LOAD_SECONDS, ROUNDS)).map(tallyFigures) as [LoadFigures, LoadFigures];
+  const [ours, hits] = (
+    await alternatingRounds(
+      [
+        { url: staleUrl, pid: service.pid },
+        { url: hitUrl, pid: service.pid },
+      ],
+      LOAD_SECONDS,
+      ROUNDS,
+    )
+  ).map(tallyFigures) as [LoadFigures, LoadFigures];
   const ratio = ours.perSecond / hits.perSecond;
   const kb = (size: number) => `${(size / 1024).toFixed(1)} KB`;
   report.goal(

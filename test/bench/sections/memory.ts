@@ -35,7 +35,9 @@ async function heapFigures(service: ServiceProcess): Promise<string> {
  * cache was first full.
  */
 export async function memorySection(report: BenchReport): Promise<void> {
-  report.section(`memory: RSS after ${SEARCHES.toLocaleString('en')} and ${MANY_SEARCHES.toLocaleString('en')} distinct searches, against RSS at start`);
+  report.section(
+    `memory: RSS after ${SEARCHES.toLocaleString('en')} and ${MANY_SEARCHES.toLocaleString('en')} distinct searches, against RSS at start`,
+  );
   const simulator = await startSimulator({ latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
   // One miss first, so that the start includes what every miss loads (the parse threads).

@@ -49,7 +49,14 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
     ['cache key', () => cacheKey(endpoint, { page: 2 })],
     ['request id (UUID)', () => crypto.randomUUID()],
     ['rate limit (count in the store)', (req) => quota.count(req)],
-    ['request log line (pino)', (req) => logger.info({ requestId: 'x', route: endpoint.path, method: req.method, url: req.url, status: 200, durationMs: 0.4, cache: 'HIT' }, 'request')],
+    [
+      'request log line (pino)',
+      (req) =>
+        logger.info(
+          { requestId: 'x', route: endpoint.path, method: req.method, url: req.url, status: 200, durationMs: 0.4, cache: 'HIT' },
+          'request',
+        ),
+    ],
     ['request metrics (prom-client)', () => observeAnswer(metrics, endpoint.path, 'GET', 200, 0.4)],
     [
       'every header in one writeHead + 304 check + end',
@@ -57,7 +64,13 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
         writeRepresentation(
           req,
           res,
-          { body: answer.answer.body, contentType: 'application/json; charset=utf-8', etag: answer.answer.etag, headers: cacheHeaders(answer, ageSecondsOf(answer.answer, Date.now())), cacheStatus: 'HIT' },
+          {
+            body: answer.answer.body,
+            contentType: 'application/json; charset=utf-8',
+            etag: answer.answer.etag,
+            headers: cacheHeaders(answer, ageSecondsOf(answer.answer, Date.now())),
+            cacheStatus: 'HIT',
+          },
           [...API_HEADERS, 'X-Request-Id', 'x'],
         ),
     ],
@@ -71,5 +84,6 @@ async function measureMiddlewareCosts(): Promise<Array<{ piece: string; microsec
 /** What each piece of the hit path costs per request, for reading (the socket write excluded). */
 export async function middlewareCostSection(report: BenchReport): Promise<void> {
   report.section('what each piece of a cached hit costs per request (CPU µs; the socket write excluded)');
-  for (const { piece, microseconds } of await measureMiddlewareCosts()) report.figure(`cached hit: ${piece}`, `${microseconds.toFixed(1)} µs`);
+  for (const { piece, microseconds } of await measureMiddlewareCosts())
+    report.figure(`cached hit: ${piece}`, `${microseconds.toFixed(1)} µs`);
 }

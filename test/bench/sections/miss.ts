@@ -13,7 +13,9 @@ const MISS_RATIO_GOAL = 0.5;
 // home, ongoing, popular and new-movie lists, so their siblings stand in.
 const WARM_UP_PATHS = [
   ...['b', 'c', 'd', 'f', 'g', 'spirit', 'moon', 'blade', 'sky', 'star'].map((q) => `/catalog/search?q=${q}`),
-  ...['ongoing', 'completed'].flatMap((status) => ['title', 'update', 'latest', 'popular'].map((order) => `/catalog/series?status=${status}&order=${order}`)),
+  ...['ongoing', 'completed'].flatMap((status) =>
+    ['title', 'update', 'latest', 'popular'].map((order) => `/catalog/series?status=${status}&order=${order}`),
+  ),
   '/catalog/series?type=movie',
   '/catalog/completed-series',
   '/catalog/completed-series?page=2',
@@ -47,7 +49,10 @@ export async function missSection(report: BenchReport): Promise<void> {
   const misses = service
     .logs()
     .filter((entry) => entry.msg === 'request' && entry.upstream !== undefined && measured.has(entry.url as string))
-    .map((entry) => ({ overhead: (entry.durationMs as number) - (entry.upstream as { durationMs: number }).durationMs, page: (entry.upstream as { url: string }).url }));
+    .map((entry) => ({
+      overhead: (entry.durationMs as number) - (entry.upstream as { durationMs: number }).durationMs,
+      page: (entry.upstream as { url: string }).url,
+    }));
   const overhead = median(misses.map((miss) => miss.overhead));
   await simulator.close();
   // The same pages, from a simulator without latency.

@@ -32,21 +32,42 @@ const CASES: readonly Case[] = [
   ['ongoing', '/catalog/ongoing-series', '/ongoing/', { page: 1 }],
   ['popular', '/catalog/popular-series', '/seri/?order=popular&page=1', { page: 1 }],
   ['new movie', '/catalog/new-movie', '/seri/?type=movie&order=update&page=1', { page: 1 }],
-  ['series, 196 episodes', '/catalog/series/{slug}', '/seri/shadow-chronicle/', { slug: 'shadow-chronicle' }, (ctx) => seriesPage(ctx, SERIES_196)],
+  [
+    'series, 196 episodes',
+    '/catalog/series/{slug}',
+    '/seri/shadow-chronicle/',
+    { slug: 'shadow-chronicle' },
+    (ctx) => seriesPage(ctx, SERIES_196),
+  ],
   ['series, 600 episodes', '/catalog/series/{slug}', '/seri/heaven-devouring-sovereign/', { slug: 'heaven-devouring-sovereign' }],
-  ['episode', '/catalog/episode/{slug}', '/shadow-chronicle-episode-100-subtitle-indonesia/', { slug: 'shadow-chronicle-episode-100-subtitle-indonesia' }],
+  [
+    'episode',
+    '/catalog/episode/{slug}',
+    '/shadow-chronicle-episode-100-subtitle-indonesia/',
+    { slug: 'shadow-chronicle-episode-100-subtitle-indonesia' },
+  ],
   ['completed', '/catalog/completed-series', '/completed/', { page: 1 }],
   ['network term', '/catalog/networks/{slug}', '/network/bilibili/', { slug: 'bilibili', page: 1 }],
   ['season', '/catalog/seasons/{slug}', '/season/2024/', { slug: '2024' }],
   ['schedule', '/catalog/schedule', '/schedule/', {}],
   ['A–Z letter', '/catalog/az-list', '/az-lists/?show=S', { letter: 'S', page: 1 }],
-  ['filter', '/catalog/series', '/seri/?status=ongoing&order=popular&page=1', { status: 'ongoing', type: null, order: 'popular', genre: [], season: [], studio: [], page: 1 }],
+  [
+    'filter',
+    '/catalog/series',
+    '/seri/?status=ongoing&order=popular&page=1',
+    { status: 'ongoing', type: null, order: 'popular', genre: [], season: [], studio: [], page: 1 },
+  ],
 ];
 
 // The same parsers on the `moe` profile's longest pages: h3 episode lists, relative links, Indonesian labels.
 const MOE_CASES: readonly Case[] = [
   ['moe series, 670 episodes', '/catalog/series/{slug}', '/heaven-devouring-sovereign/', { slug: 'heaven-devouring-sovereign' }],
-  ['moe episode, 670-entry list', '/catalog/episode/{slug}', '/heaven-devouring-sovereign-episode-670-subtitle-indonesia/', { slug: 'heaven-devouring-sovereign-episode-670-subtitle-indonesia' }],
+  [
+    'moe episode, 670-entry list',
+    '/catalog/episode/{slug}',
+    '/heaven-devouring-sovereign-episode-670-subtitle-indonesia/',
+    { slug: 'heaven-devouring-sovereign-episode-670-subtitle-indonesia' },
+  ],
 ];
 
 interface Page {
@@ -65,7 +86,14 @@ function pages(variant: VariantName, cases: readonly Case[], goal: number): Page
     const answer = answerRoute(ctx, resolveRoute(url, ctx.variant));
     if (!('html' in answer)) throw new Error(`${upstreamPath} did not render a page`);
     const endpoint = endpoints.find((entry) => entry.path === path)!;
-    return { name, goal, endpoint, html: render === undefined ? answer.html : render(ctx), url: url.href, input: input as Record<string, unknown> };
+    return {
+      name,
+      goal,
+      endpoint,
+      html: render === undefined ? answer.html : render(ctx),
+      url: url.href,
+      input: input as Record<string, unknown>,
+    };
   });
 }
 
@@ -75,14 +103,21 @@ function pages(variant: VariantName, cases: readonly Case[], goal: number): Page
  * worker thread, as a miss runs it, against the same parse in the process.
  */
 export async function parseSection(report: BenchReport): Promise<void> {
-  report.section(`parse time per page kind against cheerio's default load of the same page (medians of ${RUNS} and ${REFERENCE_RUNS} runs)`);
+  report.section(
+    `parse time per page kind against cheerio's default load of the same page (medians of ${RUNS} and ${REFERENCE_RUNS} runs)`,
+  );
   const all = [...pages('cafe', CASES, PARSE_RATIO_GOAL), ...pages('moe', MOE_CASES, LONG_PAGE_RATIO_GOAL)];
   for (const page of all) {
     const ours = medianTime(() => page.endpoint.parse(page.html, page.url, page.input as never), RUNS);
     const reference = medianTime(() => cheerioLoad(page.html), REFERENCE_RUNS, 5);
     const ratio = ours / reference;
     const kb = Math.round(Buffer.byteLength(page.html) / 1024);
-    report.goal(`parse ${page.name} (${kb} KB) against cheerio load`, `${ratio.toFixed(3)} (${ours.toFixed(2)} vs ${reference.toFixed(1)} ms)`, `≤ ${page.goal}`, ratio <= page.goal);
+    report.goal(
+      `parse ${page.name} (${kb} KB) against cheerio load`,
+      `${ratio.toFixed(3)} (${ours.toFixed(2)} vs ${reference.toFixed(1)} ms)`,
+      `≤ ${page.goal}`,
+      ratio <= page.goal,
+    );
   }
 
   const longest = all.find((page) => page.name === 'series, 600 episodes')!;

@@ -11,7 +11,9 @@ const CONCURRENCY = 200;
  * runs short: every answer is a 200 or an honest 503 SERVICE_BUSY, never a 504 that blames the site.
  */
 export async function parseQueueSection(report: BenchReport): Promise<void> {
-  report.section(`parse queue: ${MISSES.toLocaleString('en')} distinct misses, ${CONCURRENCY} at once, against a site that answers at once`);
+  report.section(
+    `parse queue: ${MISSES.toLocaleString('en')} distinct misses, ${CONCURRENCY} at once, against a site that answers at once`,
+  );
   const simulator = await startSimulator({ latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
   await timedGet(`${service.origin}/catalog/search?q=warm`);
@@ -36,7 +38,10 @@ export async function parseQueueSection(report: BenchReport): Promise<void> {
   const others = [...outcomes].filter(([outcome]) => outcome !== '200' && outcome !== '503 SERVICE_BUSY');
   report.figure('parse queue: misses answered 200', `${succeeded} of ${MISSES}`);
   report.figure('parse queue: misses answered 503 SERVICE_BUSY', `${busy} of ${MISSES}`);
-  report.figure('parse queue: the burst took, and its answers p50 / p99', `${seconds.toFixed(1)} s, ${Math.round(percentile(times, 0.5))} / ${Math.round(percentile(times, 0.99))} ms`);
+  report.figure(
+    'parse queue: the burst took, and its answers p50 / p99',
+    `${seconds.toFixed(1)} s, ${Math.round(percentile(times, 0.5))} / ${Math.round(percentile(times, 0.99))} ms`,
+  );
   report.goal(
     'parse queue: misses answered anything else (504 UPSTREAM_TIMEOUT above all)',
     others.length === 0 ? '0' : others.map(([outcome, count]) => `${count} × ${outcome}`).join(', '),

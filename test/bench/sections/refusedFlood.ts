@@ -22,8 +22,16 @@ export async function refusedFloodSection(report: BenchReport): Promise<void> {
     const before = service.rssMB();
     const refused = FLOOD - (await client.flood(WARM_UP, FLOOD));
     const growth = service.rssMB() - before;
-    report.figure('refused of the flood (after the warm-up)', `${refused.toLocaleString('en')} of ${FLOOD.toLocaleString('en')} (${refusedWarm} of ${WARM_UP})`);
-    report.goal('RSS growth over the refused flood', `${growth} MB (${before} MB before)`, `< ${RSS_GROWTH_BOUND_MB} MB`, growth < RSS_GROWTH_BOUND_MB);
+    report.figure(
+      'refused of the flood (after the warm-up)',
+      `${refused.toLocaleString('en')} of ${FLOOD.toLocaleString('en')} (${refusedWarm} of ${WARM_UP})`,
+    );
+    report.goal(
+      'RSS growth over the refused flood',
+      `${growth} MB (${before} MB before)`,
+      `< ${RSS_GROWTH_BOUND_MB} MB`,
+      growth < RSS_GROWTH_BOUND_MB,
+    );
   } finally {
     client.close();
     await service.stop();

@@ -28,7 +28,9 @@ function dataDirWith(count: number): { dir: string; ids: string[] } {
         category: 'wrong-data',
         endpoint: '/catalog/ongoing-series',
         title: `Poster kosong di halaman ${n}`,
-        description: 'Beberapa serial di /catalog/ongoing-series?page=2 punya poster null, padahal di situs sumber ada gambarnya. '.repeat(3),
+        description: 'Beberapa serial di /catalog/ongoing-series?page=2 punya poster null, padahal di situs sumber ada gambarnya. '.repeat(
+          3,
+        ),
         severity: 'medium',
         userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
         ipHash: 'a'.repeat(64),
@@ -62,13 +64,23 @@ async function confirmations(count: number, upstream: string): Promise<{ median:
 
 /** A report's confirmation page with MANY stored reports against FEW. */
 export async function reportConfirmationSection(report: BenchReport): Promise<void> {
-  report.section(`a report's confirmation page with ${MANY.toLocaleString('en')} stored reports against ${FEW} (${VIEWS} views each, one at a time)`);
+  report.section(
+    `a report's confirmation page with ${MANY.toLocaleString('en')} stored reports against ${FEW} (${VIEWS} views each, one at a time)`,
+  );
   const simulator = await startSimulator({ latencyMs: 0 });
   const few = await confirmations(FEW, simulator.origin);
   const many = await confirmations(MANY, simulator.origin);
   await simulator.close();
   const ratio = many.median / few.median;
   report.figure(`${FEW} reports`, `median ${few.median.toFixed(2)} ms, p99 ${few.p99.toFixed(2)} ms, RSS ${few.rssMB} MB`);
-  report.figure(`${MANY.toLocaleString('en')} reports`, `median ${many.median.toFixed(2)} ms, p99 ${many.p99.toFixed(2)} ms, RSS ${many.rssMB} MB`);
-  report.goal(`confirmation median with ${MANY.toLocaleString('en')} reports against ${FEW}`, `${ratio.toFixed(2)}×`, '≤ 1.5×', ratio <= 1.5);
+  report.figure(
+    `${MANY.toLocaleString('en')} reports`,
+    `median ${many.median.toFixed(2)} ms, p99 ${many.p99.toFixed(2)} ms, RSS ${many.rssMB} MB`,
+  );
+  report.goal(
+    `confirmation median with ${MANY.toLocaleString('en')} reports against ${FEW}`,
+    `${ratio.toFixed(2)}×`,
+    '≤ 1.5×',
+    ratio <= 1.5,
+  );
 }

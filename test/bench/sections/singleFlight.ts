@@ -10,6 +10,11 @@ export async function singleFlightSection(report: BenchReport): Promise<void> {
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
   const statuses = await Promise.all(Array.from({ length: 100 }, () => fetch(service.origin + '/catalog/new-movie').then((r) => r.status)));
   const fetches = simulator.hitCount('/seri/');
-  report.goal('upstream fetches for 100 concurrent cold requests', `${fetches} (${statuses.filter((s) => s === 200).length} × 200)`, '1', fetches === 1);
+  report.goal(
+    'upstream fetches for 100 concurrent cold requests',
+    `${fetches} (${statuses.filter((s) => s === 200).length} × 200)`,
+    '1',
+    fetches === 1,
+  );
   await Promise.all([service.stop(), simulator.close()]);
 }

@@ -12,9 +12,16 @@ const PACE_MS = 20;
  * should come as fast as the bare server's slowest (its p99 plus 5 ms): none waits for the upstream.
  */
 export async function staleWhileRevalidateSection(report: BenchReport): Promise<void> {
-  report.section(`stale-while-revalidate: upstream latency 3 s, TTL 2 s, ${REQUESTS.toLocaleString('en')} requests over ${(REQUESTS * PACE_MS) / 1000} s, beside a bare server`);
+  report.section(
+    `stale-while-revalidate: upstream latency 3 s, TTL 2 s, ${REQUESTS.toLocaleString('en')} requests over ${(REQUESTS * PACE_MS) / 1000} s, beside a bare server`,
+  );
   const simulator = await startSimulator({ latencyMs: 3000 });
-  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CACHE_TTL_ONGOING_S: '2', UPSTREAM_TIMEOUT_MS: '10000' });
+  const service = await startService({
+    ...NO_QUOTA,
+    UPSTREAM_BASE_URLS: simulator.origin,
+    CACHE_TTL_ONGOING_S: '2',
+    UPSTREAM_TIMEOUT_MS: '10000',
+  });
   const url = `${service.origin}/catalog/ongoing-series`;
   const bare = await startBareServer(Buffer.from(await (await fetch(url)).arrayBuffer()));
   const ours: Array<Promise<number>> = [];

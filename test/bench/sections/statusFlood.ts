@@ -74,11 +74,23 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
     const statusUrl = `${service.origin}/status`;
     await (await fetch(hitUrl)).arrayBuffer();
     await autocannon({ url: hitUrl, connections: 50, duration: 2 });
-    for (const flood of FLOODS) await autocannon({ url: service.origin + flood.path, headers: { ...('headers' in flood ? flood.headers : {}) }, connections: FLOOD_CONNECTIONS, duration: 1 });
-    const cpuMicroseconds = { status: await cpuPerAnswer(service.pid, statusUrl), health: await cpuPerAnswer(service.pid, `${service.origin}/health`) };
+    for (const flood of FLOODS)
+      await autocannon({
+        url: service.origin + flood.path,
+        headers: { ...('headers' in flood ? flood.headers : {}) },
+        connections: FLOOD_CONNECTIONS,
+        duration: 1,
+      });
+    const cpuMicroseconds = {
+      status: await cpuPerAnswer(service.pid, statusUrl),
+      health: await cpuPerAnswer(service.pid, `${service.origin}/health`),
+    };
     const alone: Round[] = [];
     const beside = Object.fromEntries(FLOODS.map((flood) => [flood.name, [] as Round[]])) as Record<FloodName, Round[]>;
-    const answers = Object.fromEntries(FLOODS.map((flood) => [flood.name, { count: 0, seconds: 0 }])) as Record<FloodName, { count: number; seconds: number }>;
+    const answers = Object.fromEntries(FLOODS.map((flood) => [flood.name, { count: 0, seconds: 0 }])) as Record<
+      FloodName,
+      { count: number; seconds: number }
+    >;
     const roundSeconds = seconds / ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
       const quiet = await autocannon({ url: hitUrl, connections: 50, duration: roundSeconds });
@@ -86,10 +98,16 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
       for (const flood of FLOODS) {
         const [hits, pages] = await Promise.all([
           autocannon({ url: hitUrl, connections: 50, duration: roundSeconds }),
-          autocannon({ url: service.origin + flood.path, headers: { ...('headers' in flood ? flood.headers : {}) }, connections: FLOOD_CONNECTIONS, duration: roundSeconds }),
+          autocannon({
+            url: service.origin + flood.path,
+            headers: { ...('headers' in flood ? flood.headers : {}) },
+            connections: FLOOD_CONNECTIONS,
+            duration: roundSeconds,
+          }),
         ]);
         const expected = flood.status === 200 ? pages.non2xx === 0 : pages.non2xx === pages.requests.total;
-        if (hits.non2xx + hits.errors + pages.errors > 0 || !expected) throw new Error(`unexpected answers or errors under the ${flood.name} flood`);
+        if (hits.non2xx + hits.errors + pages.errors > 0 || !expected)
+          throw new Error(`unexpected answers or errors under the ${flood.name} flood`);
         beside[flood.name].push({ perSecond: hits.requests.total / hits.duration, p50: hits.latency.p50, p99: hits.latency.p99 });
         answers[flood.name].count += pages.requests.total;
         answers[flood.name].seconds += pages.duration;
@@ -98,7 +116,9 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
     return {
       alone: summary(alone),
       beside: Object.fromEntries(FLOODS.map((flood) => [flood.name, summary(beside[flood.name])])) as Record<FloodName, Round>,
-      floodPerSecond: Object.fromEntries(FLOODS.map((flood) => [flood.name, Math.round(answers[flood.name].count / answers[flood.name].seconds)])) as Record<FloodName, number>,
+      floodPerSecond: Object.fromEntries(
+        FLOODS.map((flood) => [flood.name, Math.round(answers[flood.name].count / answers[flood.name].seconds)]),
+      ) as Record<FloodName, number>,
       cpuMicroseconds,
     };
   } finally {
@@ -108,11 +128,18 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
 
 /** /status's CPU per answer against /health's, and cached hits beside a flood of each page against beside a /health flood. */
 export async function statusFloodSection(report: BenchReport): Promise<void> {
-  report.section(`/status against /health, and the cache-hit path alone and beside a flood of each page (${FLOOD_CONNECTIONS} connections each)`);
+  report.section(
+    `/status against /health, and the cache-hit path alone and beside a flood of each page (${FLOOD_CONNECTIONS} connections each)`,
+  );
   const { alone, beside, floodPerSecond, cpuMicroseconds } = await measurePageFloods(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
   const figures = (hits: Round) => `${hits.perSecond} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms`;
   const cpuRatio = cpuMicroseconds.status / cpuMicroseconds.health;
-  report.goal('server CPU per /status answer against /health', `${cpuRatio.toFixed(1)} (${cpuMicroseconds.status} vs ${cpuMicroseconds.health} µs)`, '≤ 3', cpuRatio <= 3);
+  report.goal(
+    'server CPU per /status answer against /health',
+    `${cpuRatio.toFixed(1)} (${cpuMicroseconds.status} vs ${cpuMicroseconds.health} µs)`,
+    '≤ 3',
+    cpuRatio <= 3,
+  );
   const base = beside['/health'];
   report.figure('hit alone', figures(alone));
   report.figure('hit beside a /health flood', `${figures(base)}; /health ${floodPerSecond['/health']} req/s`);

@@ -55,14 +55,20 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: '0' });
   const crawlStarted = performance.now();
   const complete = async () => {
-    const answer = (await (await fetch(`${service.origin}/catalog/search?q=a&source=catalog`)).json().catch(() => null)) as { meta?: { catalogComplete?: boolean } } | null;
+    const answer = (await (await fetch(`${service.origin}/catalog/search?q=a&source=catalog`)).json().catch(() => null)) as {
+      meta?: { catalogComplete?: boolean };
+    } | null;
     return answer?.meta?.catalogComplete === true;
   };
   while (!(await complete())) {
-    if (performance.now() - crawlStarted > CRAWL_DEADLINE_MS) throw new Error(`the crawler did not read ${CATALOG_SIZE} series within ${CRAWL_DEADLINE_MS} ms`);
+    if (performance.now() - crawlStarted > CRAWL_DEADLINE_MS)
+      throw new Error(`the crawler did not read ${CATALOG_SIZE} series within ${CRAWL_DEADLINE_MS} ms`);
     await sleep(500);
   }
-  report.figure(`first crawl of ${CATALOG_SIZE} series (no interval), until search says complete`, `${((performance.now() - crawlStarted) / 1000).toFixed(1)} s`);
+  report.figure(
+    `first crawl of ${CATALOG_SIZE} series (no interval), until search says complete`,
+    `${((performance.now() - crawlStarted) / 1000).toFixed(1)} s`,
+  );
   // The pass goes on after the last series is read (removals, progress); measure once the index has stopped changing:
   // a repeated search is a hit only while no change came in between.
   const quiet = async () => {
@@ -78,7 +84,8 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
     await sleep(1000);
     return cpuMs(service.pid) - before <= IDLE_CPU_MS_PER_S;
   };
-  while (!(await idle())) if (performance.now() - crawlStarted > CRAWL_DEADLINE_MS) throw new Error('the service never went idle after the crawl');
+  while (!(await idle()))
+    if (performance.now() - crawlStarted > CRAWL_DEADLINE_MS) throw new Error('the service never went idle after the crawl');
 
   // Two sets of distinct searches, each a miss: the first ones of a fresh process run while V8
   // compiles the search code on another thread (~40 optimizing compiles of the index's and the
@@ -110,10 +117,17 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
     '≤ 5 ms',
     miss.p99 <= 5,
   );
-  report.figure(`the first ${cold.ms.length} distinct searches of the process (cold start)`, `p99 ${cold.p99.toFixed(1)} ms (p50 ${cold.p50.toFixed(1)} ms), ${cold.cpuMicroseconds.toFixed(0)} µs CPU per miss`);
+  report.figure(
+    `the first ${cold.ms.length} distinct searches of the process (cold start)`,
+    `p99 ${cold.p99.toFixed(1)} ms (p50 ${cold.p50.toFixed(1)} ms), ${cold.cpuMicroseconds.toFixed(0)} µs CPU per miss`,
+  );
   report.figure('server CPU per search miss after the first ones (request, search, answer, log)', `${miss.cpuMicroseconds.toFixed(0)} µs`);
 
-  const { body, ours: oursTally, bare: bareTally } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, SECONDS, ROUNDS, { warmUpSeconds: 3 });
+  const {
+    body,
+    ours: oursTally,
+    bare: bareTally,
+  } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, SECONDS, ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   report.goal(
     `search hit p99 minus bare p99, ${(body.length / 1024).toFixed(1)} KB body, median round`,

@@ -9,7 +9,11 @@ interface Ad {
 }
 
 const ADS: readonly Ad[] = [
-  { href: 'https://gacor88.example/daftar?ref=anichin', image: 'https://imgcdn.example/banner/gacor88-728x90.gif', name: 'GACOR88 Slot Online' },
+  {
+    href: 'https://gacor88.example/daftar?ref=anichin',
+    image: 'https://imgcdn.example/banner/gacor88-728x90.gif',
+    name: 'GACOR88 Slot Online',
+  },
   { href: 'https://maxwin-jp.example/?ref=anc', image: 'https://imgcdn.example/banner/maxwinjp.gif', name: 'MAXWIN JP' },
   { href: 'https://toto4d.example/register', image: 'https://imgcdn.example/banner/toto4d-728.gif', name: 'TOTO 4D Resmi' },
   { href: 'https://pragma-bet.example/', image: 'https://imgcdn.example/banner/pragmabet.gif', name: 'PRAGMA BET' },

@@ -36,7 +36,8 @@ ${input.items.map((series, index) => seriesCard(ctx, series, index)).join('\n')}
 ${paginateLinks(input.page, input.totalPages, input.pageUrl)}
 </div>
 ${inlineAd(1)}`;
-  const title = input.page === 1 ? `${input.title} - ${SITE_NAME}` : `${input.title} - Page ${input.page} of ${input.totalPages} - ${SITE_NAME}`;
+  const title =
+    input.page === 1 ? `${input.title} - ${SITE_NAME}` : `${input.title} - Page ${input.page} of ${input.totalPages} - ${SITE_NAME}`;
   return layout(ctx, { title, canonical: input.pageUrl(input.page), bodyClass: input.bodyClass, main });
 }
 
@@ -79,7 +80,8 @@ export function azListPage(ctx: PageContext, letter: string | null, page: number
   const results = azList(letter, page, catalogOf(ctx));
   const query = letter === null ? '' : `?show=${encodeURIComponent(letter)}`;
   const letters = AZ_GROUPS.map(
-    (group) => `<li><a href="${ctx.origin}/az-lists/?show=${encodeURIComponent(group)}"${group === letter ? ' class="current"' : ''}>${group === '.' ? '#' : group}</a></li>`,
+    (group) =>
+      `<li><a href="${ctx.origin}/az-lists/?show=${encodeURIComponent(group)}"${group === letter ? ' class="current"' : ''}>${group === '.' ? '#' : group}</a></li>`,
   );
   return archivePage(ctx, {
     heading: 'A-Z Lists',

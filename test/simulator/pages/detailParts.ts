@@ -29,7 +29,10 @@ export function downloadBlocks(groups: readonly DownloadGroup[]): string {
     (group) => `<div class="soraddlx soradlg">
 <div class="sorattlx"><h3>${text(group.title)}</h3></div>
 ${group.qualities
-  .map((row) => `<div class="soraurlx"><strong>${row.quality}</strong>${row.links.map((link) => ` <a href="${attr(link.url)}" target="_blank" rel="noopener">${text(link.host)}</a>`).join(' |')}</div>`)
+  .map(
+    (row) =>
+      `<div class="soraurlx"><strong>${row.quality}</strong>${row.links.map((link) => ` <a href="${attr(link.url)}" target="_blank" rel="noopener">${text(link.host)}</a>`).join(' |')}</div>`,
+  )
   .join('\n')}
 </div>`,
   );

@@ -21,7 +21,10 @@ function mirrorValue(src: string): string {
 }
 
 function navButton(ctx: PageContext, item: EpisodeItem | undefined, rel: 'prev' | 'next'): string {
-  const label = rel === 'prev' ? '<i class="fas fa-angle-left"></i><span class="tex">Prev</span>' : '<span class="tex">Next</span><i class="fas fa-angle-right"></i>';
+  const label =
+    rel === 'prev'
+      ? '<i class="fas fa-angle-left"></i><span class="tex">Prev</span>'
+      : '<span class="tex">Next</span><i class="fas fa-angle-right"></i>';
   return item === undefined
     ? `<div class="nvs"><span class="nolink">${label}</span></div>`
     : `<div class="nvs"><a href="${absolute(ctx, item.path)}" aria-label="${rel}" rel="${rel}">${label}</a></div>`;
@@ -32,7 +35,10 @@ function episodeList(ctx: PageContext, list: readonly EpisodeItem[]): string {
   const heading = ctx.variant.episodeListHeading;
   const items = list.map((item, index) => {
     const number = item.episode === null ? 'Movie' : `Eps ${padEpisode(item.episode)}`;
-    const line = heading === 'h3' ? `${number} - ${longDate(siteDate(item.publishedAt))}` : `${number} - ${text(item.series.title)} - ${longDate(siteDate(item.publishedAt))}`;
+    const line =
+      heading === 'h3'
+        ? `${number} - ${longDate(siteDate(item.publishedAt))}`
+        : `${number} - ${text(item.series.title)} - ${longDate(siteDate(item.publishedAt))}`;
     return `<li data-id="${item.series.id + index + 1}"><a href="${absolute(ctx, item.path)}" itemprop="url"${heading === 'h3' ? ' title=""' : ''}>
 <div class="thumbnel">${posterImg(ctx, { path: item.series.poster, title: ctx.variant.episodeListThumbTitle ? item.title : null, alt: item.series.title, index, width: 150, height: 84 })}</div>
 <div class="playinfo"><${heading}>${text(item.title)}</${heading}><span>${line}</span></div>
@@ -79,7 +85,11 @@ ${typeAndSubBadges(ctx, series.type, series.sub)}
 </div>`;
   const inside = ctx.variant.episodeTitleBlock === 'inside';
   const main = `<article id="post-${series.id + index + 1}" class="post-${series.id + index + 1} post type-post hentry" itemscope="itemscope" itemtype="http://schema.org/Episode">
-${breadcrumb([['Home', `${ctx.origin}/`], [series.title, allEpisodes], [item.title, url]])}
+${breadcrumb([
+  ['Home', `${ctx.origin}/`],
+  [series.title, allEpisodes],
+  [item.title, url],
+])}
 <div class="megavid">
 <div class="mvelement">
 ${inside ? titleBlock : ''}
@@ -117,9 +127,17 @@ ${downloadBlocks(downloadsOf(item))}
 <div class="desc mindes">${text(series.synopsis)}<span class="colap"><a href="${allEpisodes}">more</a></span></div></div></div>
 </div>
 <div class="bixbox"><div class="releases"><h3>Recommended Series</h3></div><div class="listupd">
-${(recommendations(catalogOf(ctx))[0]?.items ?? []).slice(0, 5).map((other, position) => seriesCard(ctx, other, position)).join('\n')}
+${(recommendations(catalogOf(ctx))[0]?.items ?? [])
+  .slice(0, 5)
+  .map((other, position) => seriesCard(ctx, other, position))
+  .join('\n')}
 </div></div>
 <meta itemprop="author" content="admin"><meta itemprop="datePublished" content="${siteDatetime(item.publishedAt)}"><meta itemprop="dateModified" content="${siteDatetime(item.publishedAt)}">
 </article>`;
-  return layout(ctx, { title: `${item.title} - ${SITE_NAME}`, canonical: url, bodyClass: `post-template-default single single-post postid-${series.id + index + 1}`, main });
+  return layout(ctx, {
+    title: `${item.title} - ${SITE_NAME}`,
+    canonical: url,
+    bodyClass: `post-template-default single single-post postid-${series.id + index + 1}`,
+    main,
+  });
 }

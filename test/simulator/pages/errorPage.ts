@@ -17,7 +17,9 @@ export function errorPage(status: number): string {
 /** Cloudflare's own error pages: 1015 (rate limited) and 1020 (a firewall rule blocked the request). */
 export function cloudflareErrorPage(code: 1015 | 1020, host: string, ray: string): string {
   const [title, headline] =
-    code === 1015 ? ['You are being rate limited', 'You are being rate limited'] : ['Attention Required! | Cloudflare', 'Sorry, you have been blocked'];
+    code === 1015
+      ? ['You are being rate limited', 'You are being rate limited']
+      : ['Attention Required! | Cloudflare', 'Sorry, you have been blocked'];
   return `<!DOCTYPE html>
 <html lang="en-US"><head><title>${title}</title></head>
 <body><div id="cf-wrapper"><div id="cf-error-details" class="cf-error-details-wrapper">

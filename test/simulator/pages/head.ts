@@ -14,9 +14,26 @@ export interface HeadInput {
 }
 
 const PRESET_COLORS = [
-  'black', 'cyan-bluish-gray', 'white', 'pale-pink', 'vivid-red', 'luminous-vivid-orange', 'luminous-vivid-amber',
-  'light-green-cyan', 'vivid-green-cyan', 'pale-cyan-blue', 'vivid-cyan-blue', 'vivid-purple', 'ts-primary',
-  'ts-secondary', 'ts-dark', 'ts-darker', 'ts-light', 'ts-accent', 'ts-muted', 'ts-border',
+  'black',
+  'cyan-bluish-gray',
+  'white',
+  'pale-pink',
+  'vivid-red',
+  'luminous-vivid-orange',
+  'luminous-vivid-amber',
+  'light-green-cyan',
+  'vivid-green-cyan',
+  'pale-cyan-blue',
+  'vivid-cyan-blue',
+  'vivid-purple',
+  'ts-primary',
+  'ts-secondary',
+  'ts-dark',
+  'ts-darker',
+  'ts-light',
+  'ts-accent',
+  'ts-muted',
+  'ts-border',
 ];
 const PRESET_SIZES = ['small', 'medium', 'large', 'x-large', 'xx-large'];
 const SPACINGS = ['20', '30', '40', '50', '60', '70', '80'];
@@ -29,7 +46,10 @@ function hex(index: number): string {
 function globalStyles(): string {
   const vars = [
     ...PRESET_COLORS.map((name, index) => `--wp--preset--color--${name}: ${hex(index + 1)};`),
-    ...PRESET_COLORS.map((name, index) => `--wp--preset--gradient--${name}-to-${PRESET_COLORS[(index + 3) % PRESET_COLORS.length]}: linear-gradient(135deg,${hex(index + 7)} 0%,${hex(index + 11)} 100%);`),
+    ...PRESET_COLORS.map(
+      (name, index) =>
+        `--wp--preset--gradient--${name}-to-${PRESET_COLORS[(index + 3) % PRESET_COLORS.length]}: linear-gradient(135deg,${hex(index + 7)} 0%,${hex(index + 11)} 100%);`,
+    ),
     ...PRESET_SIZES.map((name, index) => `--wp--preset--font-size--${name}: ${13 + index * 5}px;`),
     ...SPACINGS.map((step, index) => `--wp--preset--spacing--${step}: ${(0.44 * 1.5 ** index).toFixed(2)}rem;`),
   ];
@@ -48,16 +68,41 @@ function globalStyles(): string {
 }
 
 const THEME_SELECTORS = [
-  '.bs .bsx', '.bs .bsx .limit', '.bs .bsx .tt', '.bs .bsx .typez', '.bs .bsx .bt .epx', '.bs .bsx .bt .sb', '.listupd', '.hpage a',
-  '.pagination .page-numbers', '.serieslist ul li', '.serieslist .imgseries', '.serieslist .leftseries h4', '.ongoingseries ul li a',
-  'ul.genre li a', '.quickfilter .filter', '.releases h3', '.releases h2', '.releases .vl', '.bixbox', '.announ', '#slidertwo .backdrop',
-  '#slidertwo .info h2', '.th', '.footer-az .az-list li a', '.series-gen .nav-tabs li a', '.mseason .season li a',
+  '.bs .bsx',
+  '.bs .bsx .limit',
+  '.bs .bsx .tt',
+  '.bs .bsx .typez',
+  '.bs .bsx .bt .epx',
+  '.bs .bsx .bt .sb',
+  '.listupd',
+  '.hpage a',
+  '.pagination .page-numbers',
+  '.serieslist ul li',
+  '.serieslist .imgseries',
+  '.serieslist .leftseries h4',
+  '.ongoingseries ul li a',
+  'ul.genre li a',
+  '.quickfilter .filter',
+  '.releases h3',
+  '.releases h2',
+  '.releases .vl',
+  '.bixbox',
+  '.announ',
+  '#slidertwo .backdrop',
+  '#slidertwo .info h2',
+  '.th',
+  '.footer-az .az-list li a',
+  '.series-gen .nav-tabs li a',
+  '.mseason .season li a',
 ];
 
 /** The theme's colour customiser output, repeated for light and dark mode. */
 function themeStyles(): string {
   const rules = ['', '.darkmode ', '.lightmode '].flatMap((mode, modeIndex) =>
-    THEME_SELECTORS.map((selector, index) => `${mode}${selector}{color:${hex(modeIndex * 50 + index + 3)};background:${hex(modeIndex * 50 + index + 29)};border-color:${hex(index + 61)};transition:all .2s ease-in-out}`),
+    THEME_SELECTORS.map(
+      (selector, index) =>
+        `${mode}${selector}{color:${hex(modeIndex * 50 + index + 3)};background:${hex(modeIndex * 50 + index + 29)};border-color:${hex(index + 61)};transition:all .2s ease-in-out}`,
+    ),
   );
   return `<style id="tsstyle-inline-css">\n${rules.join('\n')}\n</style>`;
 }
@@ -67,9 +112,33 @@ function schemaGraph(ctx: PageContext, input: HeadInput): string {
   const graph = {
     '@context': 'https://schema.org',
     '@graph': [
-      { '@type': 'Organization', '@id': `${ctx.origin}/#organization`, name: SITE_NAME, logo: { '@type': 'ImageObject', url: `${ctx.origin}/wp-content/uploads/2023/06/logo.png` } },
-      { '@type': 'WebSite', '@id': `${ctx.origin}/#website`, url: `${ctx.origin}/`, name: SITE_NAME, publisher: { '@id': `${ctx.origin}/#organization` }, inLanguage: 'en-US', potentialAction: { '@type': 'SearchAction', target: `${ctx.origin}/?s={search_term_string}`, 'query-input': 'required name=search_term_string' } },
-      { '@type': 'CollectionPage', '@id': `${url}#webpage`, url, name: input.title, isPartOf: { '@id': `${ctx.origin}/#website` }, inLanguage: 'en-US' },
+      {
+        '@type': 'Organization',
+        '@id': `${ctx.origin}/#organization`,
+        name: SITE_NAME,
+        logo: { '@type': 'ImageObject', url: `${ctx.origin}/wp-content/uploads/2023/06/logo.png` },
+      },
+      {
+        '@type': 'WebSite',
+        '@id': `${ctx.origin}/#website`,
+        url: `${ctx.origin}/`,
+        name: SITE_NAME,
+        publisher: { '@id': `${ctx.origin}/#organization` },
+        inLanguage: 'en-US',
+        potentialAction: {
+          '@type': 'SearchAction',
+          target: `${ctx.origin}/?s={search_term_string}`,
+          'query-input': 'required name=search_term_string',
+        },
+      },
+      {
+        '@type': 'CollectionPage',
+        '@id': `${url}#webpage`,
+        url,
+        name: input.title,
+        isPartOf: { '@id': `${ctx.origin}/#website` },
+        inLanguage: 'en-US',
+      },
     ],
   };
   return `<script type="application/ld+json" class="rank-math-schema">${JSON.stringify(graph)}</script>`;

@@ -79,7 +79,9 @@ function recommendationCard(ctx: PageContext, series: Series, index: number): st
 
 function recommendationSection(ctx: PageContext): string {
   const tabs = recommendations(catalogOf(ctx));
-  const nav = tabs.map(({ genre }, index) => `<li${index === 0 ? ' class="active"' : ''}><a href="#series-${genre.id}">${text(genre.name)}</a></li>`);
+  const nav = tabs.map(
+    ({ genre }, index) => `<li${index === 0 ? ' class="active"' : ''}><a href="#series-${genre.id}">${text(genre.name)}</a></li>`,
+  );
   const panes = tabs.map(
     ({ genre, items }, index) => `<div class="tab-pane${index === 0 ? ' active' : ''}" id="series-${genre.id}">
 <div class="listupd">
@@ -109,6 +111,7 @@ ${inlineAd(0)}
 ${latestSection(ctx, page)}
 ${inlineAd(2)}
 ${recommendationSection(ctx)}`;
-  const title = page === 1 ? `${SITE_NAME} - Nonton Donghua Subtitle Indonesia` : `${SITE_NAME} - Nonton Donghua Subtitle Indonesia - Page ${page}`;
+  const title =
+    page === 1 ? `${SITE_NAME} - Nonton Donghua Subtitle Indonesia` : `${SITE_NAME} - Nonton Donghua Subtitle Indonesia - Page ${page}`;
   return layout(ctx, { title, canonical: homePageUrl(ctx, page), bodyClass: page === 1 ? 'home blog' : 'home blog paged', main });
 }

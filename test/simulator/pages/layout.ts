@@ -17,7 +17,15 @@ export interface LayoutInput {
 
 const MENU: readonly (readonly [label: string, path: string, children?: readonly (readonly [string, string])[]])[] = [
   ['Home', '/'],
-  ['Donghua', '#', [['Ongoing', '/ongoing/'], ['Completed', '/completed/'], ['Movie', '/anime/?status=&type=Movie&order=update']]],
+  [
+    'Donghua',
+    '#',
+    [
+      ['Ongoing', '/ongoing/'],
+      ['Completed', '/completed/'],
+      ['Movie', '/anime/?status=&type=Movie&order=update'],
+    ],
+  ],
   ['Bookmark', '/bookmark/'],
   ['Schedule', '/schedule/'],
   ['A-Z List', '/az-lists/'],
@@ -88,7 +96,14 @@ ${items.join('\n')}
 
 function footerScripts(ctx: PageContext): string {
   const theme = `${ctx.origin}/wp-content/themes/animestream/assets/js`;
-  const files = ['function.js?ver=2.2.6', 'swiper-bundle.min.js?ver=8.4.5', 'lazysizes.min.js?ver=5.3.2', 'bookmark.js?ver=2.2.6', 'history.js?ver=2.2.6', 'filter.js?ver=2.2.6'];
+  const files = [
+    'function.js?ver=2.2.6',
+    'swiper-bundle.min.js?ver=8.4.5',
+    'lazysizes.min.js?ver=5.3.2',
+    'bookmark.js?ver=2.2.6',
+    'history.js?ver=2.2.6',
+    'filter.js?ver=2.2.6',
+  ];
   return `${files.map((file, index) => `<script src="${theme}/${file}" id="ts-script-${index}-js"></script>`).join('\n')}
 <script>
 jQuery(document).ready(function($){
@@ -104,7 +119,9 @@ jQuery(document).ready(function($){
 }
 
 export function layout(ctx: PageContext, input: LayoutInput): string {
-  return withProfileLinks(ctx, `<!DOCTYPE html>
+  return withProfileLinks(
+    ctx,
+    `<!DOCTYPE html>
 <html lang="en-US" prefix="og: https://ogp.me/ns#">
 ${head(ctx, input)}
 <body class="${input.bodyClass} darkmode styletwo" itemscope="itemscope" itemtype="http://schema.org/WebPage">
@@ -124,5 +141,6 @@ ${floatingAds()}
 ${footerScripts(ctx)}
 </body>
 </html>
-`);
+`,
+  );
 }

@@ -16,7 +16,8 @@ export const REFERENCED_NOT_TEXT = '&#1;&#x1b;&#X1F;&#0008;&#xb;&#65534;&#xFFFF;
 const DIRT = RAW_NOT_TEXT + REFERENCED_NOT_TEXT;
 
 // Attributes holding text or a link; `value` only on form inputs (a player option's is base64).
-const TEXT_ATTRIBUTES = /(\s(?:title|alt|href|src|srcset|data-src|data-lazy-src|data-cfsrc|data-bg|data-jtitle|datetime|content)=")([^"]*)"/g;
+const TEXT_ATTRIBUTES =
+  /(\s(?:title|alt|href|src|srcset|data-src|data-lazy-src|data-cfsrc|data-bg|data-jtitle|datetime|content)=")([^"]*)"/g;
 const INPUT_VALUE = /(\svalue=")([^"]*)"/g;
 // Scripts and styles, whole; tags; and the text between them.
 const TOKEN = /<(script|style)\b[^>]*>[\s\S]*?<\/\1\s*>|<[^>]*>|[^<]+/gi;
@@ -32,7 +33,9 @@ export function withNotText(html: string): string {
 function dirtyTag(tag: string): string {
   if (tag.startsWith('</') || tag.startsWith('<!')) return tag;
   const withText = tag.replace(TEXT_ATTRIBUTES, (_match, name: string, value: string) => `${name}${dirtyValue(value)}"`);
-  return /^<input\b/i.test(withText) ? withText.replace(INPUT_VALUE, (_match, name: string, value: string) => `${name}${dirtyValue(value)}"`) : withText;
+  return /^<input\b/i.test(withText)
+    ? withText.replace(INPUT_VALUE, (_match, name: string, value: string) => `${name}${dirtyValue(value)}"`)
+    : withText;
 }
 
 // Only values that start with a letter or digit: a `#fragment` names an element, and an empty value stays empty.

@@ -18,15 +18,39 @@ export interface FilterSelection {
 
 type Option = readonly [value: string, label: string];
 
-const STATUS_OPTIONS: readonly Option[] = [['', 'All'], ['ongoing', 'Ongoing'], ['completed', 'Completed'], ['upcoming', 'Upcoming'], ['hiatus', 'Hiatus']];
-const TYPE_OPTIONS: readonly Option[] = [
-  ['', 'All'], ['anime', 'Anime'], ['ova', 'OVA'], ['movie', 'Movie'], ['live action', 'Live Action'],
-  ['special', 'Special'], ['bd', 'BD'], ['ona', 'ONA'], ['music', 'Music'], ['donghua', 'Donghua'],
+const STATUS_OPTIONS: readonly Option[] = [
+  ['', 'All'],
+  ['ongoing', 'Ongoing'],
+  ['completed', 'Completed'],
+  ['upcoming', 'Upcoming'],
+  ['hiatus', 'Hiatus'],
 ];
-const SUB_OPTIONS: readonly Option[] = [['', 'All'], ['sub', 'Sub'], ['dub', 'Dub'], ['raw', 'RAW']];
+const TYPE_OPTIONS: readonly Option[] = [
+  ['', 'All'],
+  ['anime', 'Anime'],
+  ['ova', 'OVA'],
+  ['movie', 'Movie'],
+  ['live action', 'Live Action'],
+  ['special', 'Special'],
+  ['bd', 'BD'],
+  ['ona', 'ONA'],
+  ['music', 'Music'],
+  ['donghua', 'Donghua'],
+];
+const SUB_OPTIONS: readonly Option[] = [
+  ['', 'All'],
+  ['sub', 'Sub'],
+  ['dub', 'Dub'],
+  ['raw', 'RAW'],
+];
 const ORDER_OPTIONS: readonly Option[] = [
-  ['', 'Default'], ['title', 'A-Z'], ['titlereverse', 'Z-A'], ['update', 'Latest Update'],
-  ['latest', 'Latest Added'], ['popular', 'Popular'], ['rating', 'Rating'],
+  ['', 'Default'],
+  ['title', 'A-Z'],
+  ['titlereverse', 'Z-A'],
+  ['update', 'Latest Update'],
+  ['latest', 'Latest Added'],
+  ['popular', 'Popular'],
+  ['rating', 'Rating'],
 ];
 
 function inputId(name: string, value: string): string {

@@ -17,8 +17,10 @@ const STUDIO_COLORS = ['red', 'blue', 'green', 'orange', 'purple'];
 function stats(ctx: PageContext, series: Series): string {
   const episodes = series.latestEpisode === null ? '? episodes' : `${series.latestEpisode} episodes`;
   const type = series.type ?? 'TV';
-  const left = ctx.variant.name === 'classic' ? `<span>${episodes}</span><span>${type}</span>` : `<span>${episodes} &middot; ${type}</span>`;
-  const right = series.rating === null ? '' : `<div class="right"><span><i class="fas fa-star"></i> ${series.rating.toFixed(2)}</span></div>`;
+  const left =
+    ctx.variant.name === 'classic' ? `<span>${episodes}</span><span>${type}</span>` : `<span>${episodes} &middot; ${type}</span>`;
+  const right =
+    series.rating === null ? '' : `<div class="right"><span><i class="fas fa-star"></i> ${series.rating.toFixed(2)}</span></div>`;
   return `<div class="stats"><div class="left">${left}</div>${right}</div>`;
 }
 
@@ -48,7 +50,9 @@ export function seasonPage(ctx: PageContext, term: Term): string {
   const main = `<div class="bixbox">
 <div class="newseason">
 <h1>${text(term.name)}</h1>
-${seasonListing(term.slug, catalogOf(ctx)).map((series, index) => seasonCard(ctx, series, index)).join('\n')}
+${seasonListing(term.slug, catalogOf(ctx))
+  .map((series, index) => seasonCard(ctx, series, index))
+  .join('\n')}
 </div>
 </div>`;
   return layout(ctx, {

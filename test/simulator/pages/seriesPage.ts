@@ -44,15 +44,23 @@ function infoRows(ctx: PageContext, series: Series, info: SeriesInfo): string {
     info.declaredEpisodes === null ? '' : infoRow(labels.episodes, String(info.declaredEpisodes)),
     ...ctx.variant.extraInfoRows.map(([label, value]) => infoRow(label, text(value))),
     infoRow(labels.postedBy, '<i itemprop="author" class="fn">admin</i>', 'author vcard'),
-    infoRow(labels.publishedAt, `<time class="updated" itemprop="datePublished" datetime="${siteDatetime(info.publishedAt)}">${longDate(siteDate(info.publishedAt))}</time>`, 'split'),
-    infoRow(labels.updatedAt, `<time itemprop="dateModified" datetime="${siteDatetime(lastModified(series))}">${longDate(siteDate(lastModified(series)))}</time>`, 'split'),
+    infoRow(
+      labels.publishedAt,
+      `<time class="updated" itemprop="datePublished" datetime="${siteDatetime(info.publishedAt)}">${longDate(siteDate(info.publishedAt))}</time>`,
+      'split',
+    ),
+    infoRow(
+      labels.updatedAt,
+      `<time itemprop="dateModified" datetime="${siteDatetime(lastModified(series))}">${longDate(siteDate(lastModified(series)))}</time>`,
+      'split',
+    ),
   ];
   return rows.filter(Boolean).join('\n');
 }
 
 function ratingBlock(series: Series): string {
   if (series.rating === null) return '';
-  return `<div class="rating"><strong>Rating ${series.rating.toFixed(2)}</strong><div class="rating-prc" itemscope="itemscope" itemprop="aggregateRating" itemtype="//schema.org/AggregateRating"><meta itemprop="worstRating" content="1"><meta itemprop="bestRating" content="10"><meta itemprop="ratingCount" content="${series.id % 97 + 3}"><meta itemprop="ratingValue" content="${series.rating.toFixed(2)}"><div class="rtp"><div class="rtb"><span style="width:${Math.round(series.rating * 10)}%"></span></div></div></div></div>`;
+  return `<div class="rating"><strong>Rating ${series.rating.toFixed(2)}</strong><div class="rating-prc" itemscope="itemscope" itemprop="aggregateRating" itemtype="//schema.org/AggregateRating"><meta itemprop="worstRating" content="1"><meta itemprop="bestRating" content="10"><meta itemprop="ratingCount" content="${(series.id % 97) + 3}"><meta itemprop="ratingValue" content="${series.rating.toFixed(2)}"><div class="rtp"><div class="rtb"><span style="width:${Math.round(series.rating * 10)}%"></span></div></div></div></div>`;
 }
 
 /** "Episode 01" on the First / New Episode buttons; a movie has no number. */
@@ -62,7 +70,10 @@ function episodeLabel(item: EpisodeItem): string {
 
 /** The later snapshot's First Episode button links to `#` and names the episode unpadded ("Episode 1"). */
 function firstEpisodeButton(ctx: PageContext, first: EpisodeItem): string {
-  const [href, label] = ctx.variant.firstEpisodeButton === 'hash' ? ['#', first.episode === null ? 'Movie' : `Episode ${first.episode}`] : [absolute(ctx, first.path), episodeLabel(first)];
+  const [href, label] =
+    ctx.variant.firstEpisodeButton === 'hash'
+      ? ['#', first.episode === null ? 'Movie' : `Episode ${first.episode}`]
+      : [absolute(ctx, first.path), episodeLabel(first)];
   return `<div class="inepcx"><a href="${href}"><span>First Episode</span><span class="epcur epcurfirst">${label}</span></a></div>`;
 }
 
@@ -104,7 +115,10 @@ export function seriesPage(ctx: PageContext, series: Series): string {
       ? ''
       : `<div class="bigcover"><div class="ime"><img src="${absolute(ctx, series.banner)}" class="attachment-full size-full" alt="${attr(series.title)}" loading="lazy" width="1400" height="400"></div></div>`;
   const main = `<article id="post-${series.id}" class="post-${series.id} hentry" itemscope="itemscope" itemtype="http://schema.org/CreativeWorkSeries">
-${breadcrumb([['Home', `${ctx.origin}/`], [series.title, url]])}
+${breadcrumb([
+  ['Home', `${ctx.origin}/`],
+  [series.title, url],
+])}
 <div class="bixbox animefull">
 ${banner}
 <div class="bigcontent${series.banner === null ? ' nobigcv' : ''}">
@@ -139,7 +153,9 @@ ${inlineAd(2)}
 <div class="bixbox synp">
 <div class="releases"><h2><span>Synopsis ${title}</span></h2></div>
 <div class="entry-content" itemprop="description">
-${synopsisParagraphs(series).map((paragraph) => `<p>${text(paragraph)}</p>`).join('\n')}
+${synopsisParagraphs(series)
+  .map((paragraph) => `<p>${text(paragraph)}</p>`)
+  .join('\n')}
 </div>
 </div>
 ${batches.length === 0 ? '' : `<div class="bixbox">\n<div class="releases"><h3>Download ${title}</h3></div>\n${downloadBlocks(batches)}\n</div>`}
@@ -150,5 +166,10 @@ ${episodeList(ctx, episodes)}
 </div>
 <div class="bixbox"><div class="releases"><h2><span>Comment</span></h2></div><div id="comments" class="comments-area"></div></div>
 </article>`;
-  return layout(ctx, { title: `${series.title} - ${SITE_NAME}`, canonical: url, bodyClass: `anime-template-default single single-anime postid-${series.id}`, main });
+  return layout(ctx, {
+    title: `${series.title} - ${SITE_NAME}`,
+    canonical: url,
+    bodyClass: `anime-template-default single single-anime postid-${series.id}`,
+    main,
+  });
 }

@@ -8,7 +8,11 @@ import { quickFilterForm } from './quickFilter.js';
 
 /** `div#sidebar`, the same on every page. Real scrapers find these widgets by their heading text. */
 
-const RANGES: readonly (readonly [RankingRange, string])[] = [['weekly', 'Weekly'], ['monthly', 'Monthly'], ['alltime', 'All']];
+const RANGES: readonly (readonly [RankingRange, string])[] = [
+  ['weekly', 'Weekly'],
+  ['monthly', 'Monthly'],
+  ['alltime', 'All'],
+];
 
 /** Widgets are cached fragments; the theme marks them with these comments. */
 function cached(html: string): string {

@@ -5,7 +5,11 @@ const T0 = Date.parse('2026-11-21T10:00:00Z');
 
 function setup(options: { maxBytes?: number; staleMaxMs?: number } = {}) {
   const clock = { now: T0 };
-  const cache = new AnswerCache({ maxBytes: options.maxBytes ?? 1_000_000, staleMaxMs: options.staleMaxMs ?? 60_000, now: () => clock.now });
+  const cache = new AnswerCache({
+    maxBytes: options.maxBytes ?? 1_000_000,
+    staleMaxMs: options.staleMaxMs ?? 60_000,
+    now: () => clock.now,
+  });
   return { clock, cache };
 }
 

@@ -17,7 +17,10 @@ const search = endpoints.find((entry) => entry.path === '/catalog/search')!;
 const input = { q: 'a', page: 1 };
 
 function searchPage(): string {
-  const answer = answerRoute({ origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe }, resolveRoute(new URL(SEARCH_URL), VARIANTS.cafe));
+  const answer = answerRoute(
+    { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe },
+    resolveRoute(new URL(SEARCH_URL), VARIANTS.cafe),
+  );
   if (!('html' in answer)) throw new Error('the simulator rendered no search page');
   return answer.html;
 }
@@ -25,7 +28,8 @@ function searchPage(): string {
 const outcome = (parse: Promise<unknown>) =>
   parse.then(
     () => 'parsed',
-    (error: unknown) => (error instanceof ServiceBusyError ? 'busy' : error instanceof UpstreamUnreadablePageError ? 'unparsable' : String(error)),
+    (error: unknown) =>
+      error instanceof ServiceBusyError ? 'busy' : error instanceof UpstreamUnreadablePageError ? 'unparsable' : String(error),
   );
 
 describe('the parse queue', () => {

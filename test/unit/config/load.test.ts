@@ -118,7 +118,9 @@ describe('loadConfig', () => {
 
   it('stops on SOLVER=flaresolverr without FLARESOLVERR_URL, naming the missing variable', () => {
     expect(() => loadConfig({ SOLVER: 'flaresolverr' })).toThrow(/FLARESOLVERR_URL="": SOLVER=flaresolverr needs FLARESOLVERR_URL/);
-    expect(loadConfig({ SOLVER: 'flaresolverr', FLARESOLVERR_URL: 'http://127.0.0.1:8191' }).FLARESOLVERR_URL).toBe('http://127.0.0.1:8191');
+    expect(loadConfig({ SOLVER: 'flaresolverr', FLARESOLVERR_URL: 'http://127.0.0.1:8191' }).FLARESOLVERR_URL).toBe(
+      'http://127.0.0.1:8191',
+    );
   });
 
   it('names every bad variable at once', () => {

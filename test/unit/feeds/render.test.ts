@@ -52,7 +52,10 @@ describe('renderFeed', () => {
   }
 
   it('states the RSS ttl in whole minutes, rounded up', () => {
-    const rss = renderFeed({ ...model, ttlSeconds: 90 }, 'rss', { self: 'https://api.example/feeds/latest.rss', baseUrl: 'https://api.example' });
+    const rss = renderFeed({ ...model, ttlSeconds: 90 }, 'rss', {
+      self: 'https://api.example/feeds/latest.rss',
+      baseUrl: 'https://api.example',
+    });
     expect(rss).toContain('<ttl>2</ttl>');
   });
 

@@ -39,7 +39,11 @@ describe('builtOncePerKey', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return `page ${key}`;
     };
-    expect(await Promise.all([built('a', build('a')), built('a', build('a')), built('b', build('b'))])).toEqual(['page a', 'page a', 'page b']);
+    expect(await Promise.all([built('a', build('a')), built('a', build('a')), built('b', build('b'))])).toEqual([
+      'page a',
+      'page a',
+      'page b',
+    ]);
     expect(await built('a', build('a'))).toBe('page a');
     expect(builds).toEqual(['a', 'b']);
     await expect(built('c', () => Promise.reject(new Error('template broken')))).rejects.toThrow('template broken');
@@ -49,8 +53,13 @@ describe('builtOncePerKey', () => {
 
 describe('MarkedText', () => {
   it('puts the value wherever the mark was, and nowhere else', () => {
-    const text = new MarkedText('<a href="https://origin.invalid/docs">https://origin.invalid</a> {"url":"https://origin.invalid/x"}', 'https://origin.invalid');
-    expect(text.with('http://api.test:8080')).toBe('<a href="http://api.test:8080/docs">http://api.test:8080</a> {"url":"http://api.test:8080/x"}');
+    const text = new MarkedText(
+      '<a href="https://origin.invalid/docs">https://origin.invalid</a> {"url":"https://origin.invalid/x"}',
+      'https://origin.invalid',
+    );
+    expect(text.with('http://api.test:8080')).toBe(
+      '<a href="http://api.test:8080/docs">http://api.test:8080</a> {"url":"http://api.test:8080/x"}',
+    );
     expect(new MarkedText('no mark', 'https://origin.invalid').with('http://api.test')).toBe('no mark');
   });
 });

@@ -14,7 +14,12 @@ import {
   UnauthorizedError,
 } from '../../../src/http/errors.js';
 import { LayoutChangedError } from '../../../src/parsers/errors.js';
-import { UpstreamBadResponseError, UpstreamBlockedError, UpstreamNotFoundError, UpstreamTimeoutError } from '../../../src/upstream/errors.js';
+import {
+  UpstreamBadResponseError,
+  UpstreamBlockedError,
+  UpstreamNotFoundError,
+  UpstreamTimeoutError,
+} from '../../../src/upstream/errors.js';
 
 describe('the error table', () => {
   it('documents every contract code', () => {
@@ -52,7 +57,11 @@ describe('the error table', () => {
 
   it('answers a subclass as its nearest listed ancestor', () => {
     class RateLimitedReportError extends RateLimitedError {}
-    expect(describeError(new RateLimitedReportError(5, 'reports', 9))).toMatchObject({ status: 429, code: 'RATE_LIMITED', headers: { 'Retry-After': '9' } });
+    expect(describeError(new RateLimitedReportError(5, 'reports', 9))).toMatchObject({
+      status: 429,
+      code: 'RATE_LIMITED',
+      headers: { 'Retry-After': '9' },
+    });
   });
 
   it('gives each error its message, details and headers', () => {
@@ -64,7 +73,9 @@ describe('the error table', () => {
       reportCategory: 'api-down',
       headers: { 'Retry-After': '30' },
     });
-    expect(describeError(new UpstreamBadResponseError('down', 'https://example.test/', null)).message).toBe('The upstream site could not be reached. Try again later.');
+    expect(describeError(new UpstreamBadResponseError('down', 'https://example.test/', null)).message).toBe(
+      'The upstream site could not be reached. Try again later.',
+    );
     expect(describeError(new InvalidParameterError([{ field: 'page', rule: 'integer 1-500', message: 'm' }]))).toMatchObject({
       message: 'Invalid query parameter: page. See details.',
       details: [{ field: 'page', rule: 'integer 1-500', message: 'm' }],
@@ -85,12 +96,17 @@ describe('the error table', () => {
       status: 400,
       code: 'INVALID_PARAMETER',
       message: 'The request is malformed. See details.',
-      details: [{ field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' }],
+      details: [
+        { field: 'path', rule: 'percent-encoded UTF-8', message: 'The path has a "%" that is not followed by valid percent-encoded UTF-8' },
+      ],
       reportCategory: 'bug',
       headers: {},
       reason: "Failed to decode param '%zz'",
     });
-    expect(describeError(new MalformedPathError("Failed to decode '%zz'"))).toEqual({ ...describeError(uriError), reason: "Failed to decode '%zz'" });
+    expect(describeError(new MalformedPathError("Failed to decode '%zz'"))).toEqual({
+      ...describeError(uriError),
+      reason: "Failed to decode '%zz'",
+    });
     expect(describeError(new Error('boom')).reason).toBeUndefined();
   });
 

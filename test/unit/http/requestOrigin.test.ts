@@ -2,8 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { originOf, variesByHost } from '../../../src/http/requestOrigin.js';
 
-function requestWith(headers: Record<string, string>, socket: { remoteAddress?: string; localAddress?: string; localPort?: number; encrypted?: boolean } = {}): IncomingMessage {
-  return { headers, socket: { remoteAddress: '10.0.0.1', localAddress: '127.0.0.1', localPort: 3000, ...socket } } as unknown as IncomingMessage;
+function requestWith(
+  headers: Record<string, string>,
+  socket: { remoteAddress?: string; localAddress?: string; localPort?: number; encrypted?: boolean } = {},
+): IncomingMessage {
+  return {
+    headers,
+    socket: { remoteAddress: '10.0.0.1', localAddress: '127.0.0.1', localPort: 3000, ...socket },
+  } as unknown as IncomingMessage;
 }
 
 const noProxy = { trustProxy: () => false, publicUrl: undefined };

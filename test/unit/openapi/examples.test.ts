@@ -7,12 +7,15 @@ import { feeds } from '../../../src/feeds/table.js';
 import { ReportInput } from '../../../src/reports/schema.js';
 
 describe('the examples of the API reference', () => {
-  it.each(endpoints.map((endpoint) => [endpoint.path, endpoint] as const))('%s: the example is a valid answer of that endpoint', (_path, endpoint) => {
-    const { parameters, response } = exampleFor(endpoint.path);
-    expect(successEnvelope(endpoint.data).strict().parse(response)).toEqual(response);
-    expect(endpoint.input.safeParse(parameters).success).toBe(true);
-    expect(response.pagination === null).toBe(!endpoint.paginated);
-  });
+  it.each(endpoints.map((endpoint) => [endpoint.path, endpoint] as const))(
+    '%s: the example is a valid answer of that endpoint',
+    (_path, endpoint) => {
+      const { parameters, response } = exampleFor(endpoint.path);
+      expect(successEnvelope(endpoint.data).strict().parse(response)).toEqual(response);
+      expect(endpoint.input.safeParse(parameters).success).toBe(true);
+      expect(response.pagination === null).toBe(!endpoint.paginated);
+    },
+  );
 
   it('has an Indonesian text for every endpoint', () => {
     for (const endpoint of endpoints) expect(endpointText(endpoint.path).summary).not.toBe('');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeSamples, type SampleLanguage, type SampleRequest } from '../../../src/pages/codeSamples.js';
 
-const sampleIn = (language: SampleLanguage, request: SampleRequest) => codeSamples(request).find((sample) => sample.language === language)?.code;
+const sampleIn = (language: SampleLanguage, request: SampleRequest) =>
+  codeSamples(request).find((sample) => sample.language === language)?.code;
 
 const search: SampleRequest = { method: 'GET', url: 'https://api.example/catalog/search?q=soul', mediaType: 'application/json' };
 
@@ -44,13 +45,21 @@ describe('code samples of an example request', () => {
   });
 
   it('reads a feed as text (Atom, RSS) or as a JSON document (JSON Feed), by its media type', () => {
-    const atom: SampleRequest = { method: 'GET', url: 'https://api.example/feeds/latest.atom', mediaType: 'application/atom+xml; charset=utf-8' };
+    const atom: SampleRequest = {
+      method: 'GET',
+      url: 'https://api.example/feeds/latest.atom',
+      mediaType: 'application/atom+xml; charset=utf-8',
+    };
     expect(sampleIn('curl', atom)).toBe("curl 'https://api.example/feeds/latest.atom'");
     expect(sampleIn('javascript', atom)).toContain('\nconst data = await response.text();\nconsole.log(data);');
     expect(sampleIn('python', atom)).toMatch(/^import requests\n/);
     expect(sampleIn('python', atom)).toContain('\ndata = response.text\nprint(data)');
 
-    const jsonFeed: SampleRequest = { method: 'GET', url: 'https://api.example/feeds/latest.json', mediaType: 'application/feed+json; charset=utf-8' };
+    const jsonFeed: SampleRequest = {
+      method: 'GET',
+      url: 'https://api.example/feeds/latest.json',
+      mediaType: 'application/feed+json; charset=utf-8',
+    };
     expect(sampleIn('javascript', jsonFeed)).toContain('\nconst data = await response.json();\n');
     expect(sampleIn('python', jsonFeed)).toContain('\ndata = response.json()\nprint(json.dumps(data, indent=2, ensure_ascii=False))');
   });

@@ -16,7 +16,9 @@ describe('allWithin', () => {
   });
 
   it('walks every element of the selection, and nothing of an empty one', () => {
-    const $ = load('<div class="a"><article class="bs" id="1"></article></div><div class="kln"><article class="bs"></article></div><div class="a"><article class="bs" id="2"></article></div>');
+    const $ = load(
+      '<div class="a"><article class="bs" id="1"></article></div><div class="kln"><article class="bs"></article></div><div class="a"><article class="bs" id="2"></article></div>',
+    );
     expect(allWithin($('.a'), isCard).map((el) => el.attribs['id'])).toEqual(['1', '2']);
     expect(allWithin($('.missing'), isCard)).toEqual([]);
   });

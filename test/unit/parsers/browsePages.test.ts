@@ -37,16 +37,29 @@ describe.each<VariantName>(VARIANT_NAMES)('simulator listing pages, %s variant',
       term: { name: network.name, slug: network.slug, url: `${ctx.origin}/network/${network.slug}/` },
       series: results.items.map((series, index) => seriesCard(ctx, series, index)),
     });
-    expect(parsed.pagination).toEqual({ currentPage: 2, hasPrevPage: true, prevPage: 1, hasNextPage: false, nextPage: null, totalPages: 2 });
+    expect(parsed.pagination).toEqual({
+      currentPage: 2,
+      hasPrevPage: true,
+      prevPage: 1,
+      hasNextPage: false,
+      nextPage: null,
+      totalPages: 2,
+    });
     const genre = GENRES.find((item) => item.slug === 'martial-arts')!;
     const genrePage = parseTermListingPage(termPage(ctx, 'genres', genre, 1), genreUrl(ctx, genre), 'genres');
     expect(genrePage.data.term).toEqual({ name: 'Martial Arts', slug: 'martial-arts', url: `${ctx.origin}/genres/martial-arts/` });
   });
 
   it('a studio with a UTF-8 slug', () => {
-    const parsed = parseTermListingPage(termPage(ctx, 'studio', UTF8_STUDIO, 1), archiveUrl(ctx, termPath('studio', UTF8_STUDIO), 1), 'studio');
+    const parsed = parseTermListingPage(
+      termPage(ctx, 'studio', UTF8_STUDIO, 1),
+      archiveUrl(ctx, termPath('studio', UTF8_STUDIO), 1),
+      'studio',
+    );
     expect(parsed.data.term).toEqual({ name: 'L²Studio', slug: 'l²studio', url: `${ctx.origin}/studio/l%c2%b2studio/` });
-    expect(parsed.data.series).toEqual(listings.termListing('studio', UTF8_STUDIO.slug, 1).items.map((series, index) => seriesCard(ctx, series, index)));
+    expect(parsed.data.series).toEqual(
+      listings.termListing('studio', UTF8_STUDIO.slug, 1).items.map((series, index) => seriesCard(ctx, series, index)),
+    );
   });
 
   it('a season page: every season card, field by field', () => {
@@ -67,8 +80,18 @@ describe.each<VariantName>(VARIANT_NAMES)('simulator listing pages, %s variant',
 
   it('the A–Z list of one letter, page 1', () => {
     const results = listings.azList('S', 1);
-    const parsed = parseSeriesListPage(azListPage(ctx, 'S', 1), `${ctx.origin}/az-lists/?show=S`, { pageKind: 'azList', emptyIsValid: true });
+    const parsed = parseSeriesListPage(azListPage(ctx, 'S', 1), `${ctx.origin}/az-lists/?show=S`, {
+      pageKind: 'azList',
+      emptyIsValid: true,
+    });
     expect(parsed.data.series).toEqual(results.items.map((series, index) => seriesCard(ctx, series, index)));
-    expect(parsed.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: results.totalPages });
+    expect(parsed.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: results.totalPages,
+    });
   });
 });

@@ -42,8 +42,9 @@ describe('parseEpisodePage on hand-written pages', () => {
 
   it('refuses a 200 page that is not an episode page: a series page', () => {
     const fixture = loadFixture('series', 'ongoing');
-    expectFixtureError({ ...fixture, expectedError: { name: 'LayoutChangedError', pageKind: 'episode', missing: ['title', 'servers'] } }, () =>
-      parseEpisodePage(fixture.html, 'https://anichin.cafe/renegade-immortal/'),
+    expectFixtureError(
+      { ...fixture, expectedError: { name: 'LayoutChangedError', pageKind: 'episode', missing: ['title', 'servers'] } },
+      () => parseEpisodePage(fixture.html, 'https://anichin.cafe/renegade-immortal/'),
     );
   });
 });

@@ -12,8 +12,7 @@ export interface Fixture {
 }
 
 type ExpectedError =
-  | { name: 'LayoutChangedError'; pageKind: string; missing: string[] }
-  | { name: 'PagePastEndError'; pageKind: string; page: number };
+  { name: 'LayoutChangedError'; pageKind: string; missing: string[] } | { name: 'PagePastEndError'; pageKind: string; page: number };
 
 const root = new URL('../../fixtures/', import.meta.url);
 

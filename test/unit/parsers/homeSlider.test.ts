@@ -16,7 +16,10 @@ describe('the slider banner', () => {
     [`style="background-image: URL( &quot;/wp-content/uploads/a.jpg&quot; )"`, 'https://anichin.cafe/wp-content/uploads/a.jpg'],
     [`style="background:#000 Url(/wp-content/uploads/b.jpg) no-repeat"`, 'https://anichin.cafe/wp-content/uploads/b.jpg'],
     [`style="background-image:url('/wp-content/uploads/it's.jpg')"`, "https://anichin.cafe/wp-content/uploads/it's.jpg"],
-    [`style="background-image:url('data:image/gif;base64,R0lGOD')" data-src="/wp-content/uploads/c.jpg"`, 'https://anichin.cafe/wp-content/uploads/c.jpg'],
+    [
+      `style="background-image:url('data:image/gif;base64,R0lGOD')" data-src="/wp-content/uploads/c.jpg"`,
+      'https://anichin.cafe/wp-content/uploads/c.jpg',
+    ],
   ])('reads %s', (style, banner) => {
     expect(firstBanner(style)).toBe(banner);
   });

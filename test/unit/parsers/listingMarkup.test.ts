@@ -24,13 +24,15 @@ describe('listingMarkup', () => {
   });
 
   it('removes every closed form and noscript, whatever its case and attributes', () => {
-    const html = '<div class="postbody"><FORM>a</FORM ><p>kept</p><form\nclass="x">b</form><NoScript><img src="x"></noscript></div><div id="sidebar"></div>';
+    const html =
+      '<div class="postbody"><FORM>a</FORM ><p>kept</p><form\nclass="x">b</form><NoScript><img src="x"></noscript></div><div id="sidebar"></div>';
     expect(listingMarkup(html)).toBe('<div class="postbody"><p>kept</p></div>');
   });
 
   it('keeps a form whose end is missing, and what follows it', () => {
     // Its cut would otherwise run to the next form's end, over the cards.
-    const html = '<div class="postbody"><form class="filters"><input name="s"><div class="listupd">cards</div><form>b</form></div><div id="sidebar"></div>';
+    const html =
+      '<div class="postbody"><form class="filters"><input name="s"><div class="listupd">cards</div><form>b</form></div><div id="sidebar"></div>';
     expect(listingMarkup(html)).toBe('<div class="postbody"><form class="filters"><input name="s"><div class="listupd">cards</div></div>');
     const unclosed = '<div class="postbody"><form><input name="s"><div class="listupd">cards</div></div><div id="sidebar"></div>';
     expect(listingMarkup(unclosed)).toBe(mainColumnMarkup(unclosed));

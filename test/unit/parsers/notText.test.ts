@@ -49,9 +49,15 @@ describe.each(['cafe', 'classic', 'moe', 'sister'] as const)('every parser on %s
     let seriesSlug = '';
     let series: SeriesDetail | undefined;
     for (const candidate of slider) {
-      const detail = (await parsedPair(byPath('/catalog/series/{slug}'), inputOf('/catalog/series/{slug}', { slug: candidate.slug }))).clean.data as SeriesDetail;
+      const detail = (await parsedPair(byPath('/catalog/series/{slug}'), inputOf('/catalog/series/{slug}', { slug: candidate.slug }))).clean
+        .data as SeriesDetail;
       const seasonPage = await page(upstreamPath(byPath('/catalog/seasons/{slug}'), { slug: detail.season?.slug ?? '' }), false);
-      if (detail.studios.length > 0 && detail.networks.length > 0 && seasonPage.status === 200 && seasonPage.html.includes('class="card"')) {
+      if (
+        detail.studios.length > 0 &&
+        detail.networks.length > 0 &&
+        seasonPage.status === 200 &&
+        seasonPage.html.includes('class="card"')
+      ) {
         [seriesSlug, series] = [candidate.slug, detail];
         break;
       }
@@ -84,14 +90,17 @@ describe.each(['cafe', 'classic', 'moe', 'sister'] as const)('every parser on %s
     expect(endpoints.map((entry) => entry.path).filter((path) => !inputs.has(path))).toEqual([]);
   });
 
-  it.each(endpoints.map((entry) => [entry.path, entry] as const))('%s: the clean page’s answer, no such character left', async (_path, endpoint) => {
-    const { dirtyHtml, clean, dirty } = await parsedPair(endpoint, inputs.get(endpoint.path)!);
-    // The fault really put them in, raw and as references.
-    expect(dirtyHtml).toContain(RAW_NOT_TEXT);
-    expect(dirtyHtml).toContain(REFERENCED_NOT_TEXT);
-    expect(notTextIn(clean)).toEqual([]);
-    expect(stringsIn(clean.data).length).toBeGreaterThan(5);
-    expect(notTextIn(dirty)).toEqual([]);
-    expect(dirty).toEqual(clean);
-  });
+  it.each(endpoints.map((entry) => [entry.path, entry] as const))(
+    '%s: the clean page’s answer, no such character left',
+    async (_path, endpoint) => {
+      const { dirtyHtml, clean, dirty } = await parsedPair(endpoint, inputs.get(endpoint.path)!);
+      // The fault really put them in, raw and as references.
+      expect(dirtyHtml).toContain(RAW_NOT_TEXT);
+      expect(dirtyHtml).toContain(REFERENCED_NOT_TEXT);
+      expect(notTextIn(clean)).toEqual([]);
+      expect(stringsIn(clean.data).length).toBeGreaterThan(5);
+      expect(notTextIn(dirty)).toEqual([]);
+      expect(dirty).toEqual(clean);
+    },
+  );
 });

@@ -14,34 +14,77 @@ const dots = '<span class="page-numbers dots">&hellip;</span>';
 
 describe('parsePagination: WordPress div.pagination', () => {
   it('reads page 1 of 50 (1 2 3 … 50)', () => {
-    const html = wp(current(1), a('/page/2/?s=a', '2'), a('/page/3/?s=a', '3'), dots, a('/page/50/?s=a', '50'), a('/page/2/?s=a', 'Next &raquo;', 'next page-numbers'));
+    const html = wp(
+      current(1),
+      a('/page/2/?s=a', '2'),
+      a('/page/3/?s=a', '3'),
+      dots,
+      a('/page/50/?s=a', '50'),
+      a('/page/2/?s=a', 'Next &raquo;', 'next page-numbers'),
+    );
     expect(paginationOf(html, 'https://anichin.cafe/?s=a')).toEqual({
-      currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: 50,
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: 50,
     });
   });
 
   it('reads page 2 of 6 where the first-page links carry no number', () => {
     const html = wp(
       a('https://anichin.cafe/ongoing/', '&laquo; Previous', 'prev page-numbers'),
-      a('https://anichin.cafe/ongoing/', '1'), current(2), a('/ongoing/page/3/', '3'), a('/ongoing/page/4/', '4'), dots,
-      a('/ongoing/page/6/', '6'), a('/ongoing/page/3/', 'Next &raquo;', 'next page-numbers'),
+      a('https://anichin.cafe/ongoing/', '1'),
+      current(2),
+      a('/ongoing/page/3/', '3'),
+      a('/ongoing/page/4/', '4'),
+      dots,
+      a('/ongoing/page/6/', '6'),
+      a('/ongoing/page/3/', 'Next &raquo;', 'next page-numbers'),
     );
     expect(paginationOf(html, 'https://anichin.cafe/ongoing/page/2/')).toEqual({
-      currentPage: 2, hasPrevPage: true, prevPage: 1, hasNextPage: true, nextPage: 3, totalPages: 6,
+      currentPage: 2,
+      hasPrevPage: true,
+      prevPage: 1,
+      hasNextPage: true,
+      nextPage: 3,
+      totalPages: 6,
     });
   });
 
   it('reads the last page (no next link)', () => {
-    const html = wp(a('/ongoing/page/5/', '&laquo; Previous', 'prev page-numbers'), a('/ongoing/', '1'), dots, a('/ongoing/page/4/', '4'), a('/ongoing/page/5/', '5'), current(6));
+    const html = wp(
+      a('/ongoing/page/5/', '&laquo; Previous', 'prev page-numbers'),
+      a('/ongoing/', '1'),
+      dots,
+      a('/ongoing/page/4/', '4'),
+      a('/ongoing/page/5/', '5'),
+      current(6),
+    );
     expect(paginationOf(html, 'https://anichin.cafe/ongoing/page/6/')).toEqual({
-      currentPage: 6, hasPrevPage: true, prevPage: 5, hasNextPage: false, nextPage: null, totalPages: 6,
+      currentPage: 6,
+      hasPrevPage: true,
+      prevPage: 5,
+      hasNextPage: false,
+      nextPage: null,
+      totalPages: 6,
     });
   });
 
   it('reads ?paged=N links and falls back to the URL when span.current is missing', () => {
-    const html = wp(a('?s=soul&paged=2', 'Prev', 'prev page-numbers'), a('?s=soul&paged=4', 'Next', 'next page-numbers'), a('?s=soul&paged=9', '9'));
+    const html = wp(
+      a('?s=soul&paged=2', 'Prev', 'prev page-numbers'),
+      a('?s=soul&paged=4', 'Next', 'next page-numbers'),
+      a('?s=soul&paged=9', '9'),
+    );
     expect(paginationOf(html, 'https://anichin.cafe/?s=soul&paged=3')).toEqual({
-      currentPage: 3, hasPrevPage: true, prevPage: 2, hasNextPage: true, nextPage: 4, totalPages: 9,
+      currentPage: 3,
+      hasPrevPage: true,
+      prevPage: 2,
+      hasNextPage: true,
+      nextPage: 4,
+      totalPages: 9,
     });
   });
 
@@ -56,14 +99,24 @@ describe('parsePagination: theme div.hpage', () => {
     const html = `<div class="hpage"><a href="?page=1&amp;status=&amp;type=&amp;order=popular" class="l">Previous</a>
       <a href="?page=3&amp;status=&amp;type=&amp;order=popular" class="r">Next</a></div>`;
     expect(paginationOf(html, 'https://anichin.cafe/seri/?order=popular&page=2')).toEqual({
-      currentPage: 2, hasPrevPage: true, prevPage: 1, hasNextPage: true, nextPage: 3, totalPages: null,
+      currentPage: 2,
+      hasPrevPage: true,
+      prevPage: 1,
+      hasNextPage: true,
+      nextPage: 3,
+      totalPages: null,
     });
   });
 
   it('reads home page 1 (no a.l)', () => {
     const html = '<div class="hpage"><a href="https://anichin.cafe/page/2/" class="r">Next</a></div>';
     expect(paginationOf(html, 'https://anichin.cafe/')).toEqual({
-      currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: null,
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: null,
     });
   });
 
@@ -73,16 +126,24 @@ describe('parsePagination: theme div.hpage', () => {
   });
 
   it('reads indexed array parameters and an empty page parameter', () => {
-    const html = '<div class="hpage"><a href="?page=&amp;genre%5B0%5D=action" class="l">Previous</a><a href="?page=3&amp;genre%5B0%5D=action&amp;genre%5B1%5D=fantasy" class="r">Next</a></div>';
+    const html =
+      '<div class="hpage"><a href="?page=&amp;genre%5B0%5D=action" class="l">Previous</a><a href="?page=3&amp;genre%5B0%5D=action&amp;genre%5B1%5D=fantasy" class="r">Next</a></div>';
     expect(paginationOf(html, 'https://anichin.cafe/seri/?genre%5B0%5D=action&page=2')).toMatchObject({
-      currentPage: 2, prevPage: 1, nextPage: 3,
+      currentPage: 2,
+      prevPage: 1,
+      nextPage: 3,
     });
   });
 
   it('knows the total on the last page (no a.r)', () => {
     const html = '<div class="hpage"><a href="?page=6&amp;order=update" class="l">Previous</a></div>';
     expect(paginationOf(html, 'https://anichin.cafe/seri/?order=update&page=7')).toEqual({
-      currentPage: 7, hasPrevPage: true, prevPage: 6, hasNextPage: false, nextPage: null, totalPages: 7,
+      currentPage: 7,
+      hasPrevPage: true,
+      prevPage: 6,
+      hasNextPage: false,
+      nextPage: null,
+      totalPages: 7,
     });
   });
 });

@@ -11,11 +11,19 @@ describe('parseSchedulePage', () => {
   it('reads the weekday from an Indonesian label when the block has no sch_<day> class, and reports a missing day', () => {
     const fixture = loadFixture('schedule', 'week');
     const html = fixture.html
-      .replace('<div class="bixbox schedulepage sch_friday">\n<div class="releases"><h3><span>Friday</span>', '<div class="bixbox schedulepage">\n<div class="releases"><h3><span>Jumat</span>')
+      .replace(
+        '<div class="bixbox schedulepage sch_friday">\n<div class="releases"><h3><span>Friday</span>',
+        '<div class="bixbox schedulepage">\n<div class="releases"><h3><span>Jumat</span>',
+      )
       .replace(/<div class="bixbox schedulepage sch_sunday">[\s\S]*?<\/div>\n<\/div>\n<\/div>/, '');
     const parsed = parseSchedulePage(html, fixture.pageUrl);
     expect(parsed.data.days.map((day) => [day.day, day.label])).toEqual([
-      ['monday', 'Monday'], ['tuesday', 'Tuesday'], ['wednesday', 'Wednesday'], ['thursday', 'Thursday'], ['friday', 'Jumat'], ['saturday', 'Saturday'],
+      ['monday', 'Monday'],
+      ['tuesday', 'Tuesday'],
+      ['wednesday', 'Wednesday'],
+      ['thursday', 'Thursday'],
+      ['friday', 'Jumat'],
+      ['saturday', 'Saturday'],
     ]);
     expect(parsed.missing).toEqual(['days.sunday']);
   });

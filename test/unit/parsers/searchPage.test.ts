@@ -16,8 +16,6 @@ describe('parseSearchPage', () => {
 
   it('treats an empty result list past page 1 as the end of the results', () => {
     const fixture = loadFixture('search', 'no-hits');
-    expect(() => parseSearchPage(fixture.html, 'https://anichin.cafe/page/4/?s=zzzqqq')).toThrow(
-      new PagePastEndError('search', 4),
-    );
+    expect(() => parseSearchPage(fixture.html, 'https://anichin.cafe/page/4/?s=zzzqqq')).toThrow(new PagePastEndError('search', 4));
   });
 });

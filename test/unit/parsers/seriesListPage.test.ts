@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LayoutChangedError } from '../../../src/parsers/errors.js';
-import {
-  parseNewMoviePage,
-  parsePopularSeriesPage,
-  parseSeriesListPage,
-} from '../../../src/parsers/seriesListPage.js';
+import { parseNewMoviePage, parsePopularSeriesPage, parseSeriesListPage } from '../../../src/parsers/seriesListPage.js';
 import { expectFixtureError, loadFixture } from './fixture.js';
 
 describe('parseSeriesListPage', () => {
@@ -69,7 +65,10 @@ describe('parseSeriesListPage on the A–Z list and the filter', () => {
   it('still calls an empty later page of the filter the end of the list', () => {
     const fixture = loadFixture('seriesFilter', 'no-match');
     expect(() =>
-      parseSeriesListPage(fixture.html, 'https://anichin.cafe/seri/?status=hiatus&page=4', { pageKind: 'seriesFilter', emptyIsValid: true }),
+      parseSeriesListPage(fixture.html, 'https://anichin.cafe/seri/?status=hiatus&page=4', {
+        pageKind: 'seriesFilter',
+        emptyIsValid: true,
+      }),
     ).toThrow(expect.objectContaining({ name: 'PagePastEndError', pageKind: 'seriesFilter', page: 4 }));
   });
 });

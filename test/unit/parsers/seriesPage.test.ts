@@ -43,11 +43,17 @@ const pick = (description: string, match: (series: Series) => boolean): [string,
 // The variants the issue names, each on a series of the dataset that has it.
 const CASES: [string, Series][] = [
   pick('long ongoing series declaring fewer episodes than it lists', (s) => s.status === 'Ongoing' && (s.latestEpisode ?? 0) > 52),
-  pick('finished series with batches and a -tamat- finale', (s) => s.status === 'Completed' && s.type !== 'Movie' && s.latestEpisode !== null),
+  pick(
+    'finished series with batches and a -tamat- finale',
+    (s) => s.status === 'Completed' && s.type !== 'Movie' && s.latestEpisode !== null,
+  ),
   pick('movie with a single episode', (s) => s.type === 'Movie' && s.status === 'Completed'),
   pick('upcoming series without episodes', (s) => s.status === 'Upcoming' && s.type !== 'Movie'),
   pick('series without a cover, type or sub badge', (s) => s.banner === null && (s.type === null || s.sub === null)),
-  pick('series without Network, Season or Trailer rows', (s) => seriesInfo(s).networks.length === 0 && seriesInfo(s).season === null && seriesInfo(s).trailer === null),
+  pick(
+    'series without Network, Season or Trailer rows',
+    (s) => seriesInfo(s).networks.length === 0 && seriesInfo(s).season === null && seriesInfo(s).trailer === null,
+  ),
 ];
 
 describe.each(VARIANT_NAMES)('parseSeriesPage on simulated %s pages', (variant) => {

@@ -1,11 +1,6 @@
 import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import {
-  parseGenreWidget,
-  parseNewMovieWidget,
-  parseQuickFilterGenres,
-  parseRankingWidget,
-} from '../../../src/parsers/sidebar.js';
+import { parseGenreWidget, parseNewMovieWidget, parseQuickFilterGenres, parseRankingWidget } from '../../../src/parsers/sidebar.js';
 import { loadFixture } from './fixture.js';
 
 describe('sidebar widgets', () => {

@@ -62,7 +62,11 @@ describe('parseWidgetOfPage', () => {
     const html = popularPage.html.replace('<h3>Popular Series</h3>', '<h3>Popular&nbsp;Series</h3>');
     expect(sidebarWidgetMarkups(html, RANKING_WIDGET.headings)).toEqual([]);
     const ranking = parseWidgetOfPage(html, RANKING_WIDGET, popularPage.pageUrl);
-    expect(ranking.data.weekly.map((item) => item.slug)).toEqual(['renegade-immortal', 'battle-through-the-heavens-season-5', 'throne-of-seal']);
+    expect(ranking.data.weekly.map((item) => item.slug)).toEqual([
+      'renegade-immortal',
+      'battle-through-the-heavens-season-5',
+      'throne-of-seal',
+    ]);
     expect(ranking).toEqual(parseRankingWidget(load(popularPage.html), popularPage.pageUrl));
   });
 
@@ -99,7 +103,7 @@ describe('parseWidgetOfPage', () => {
     expect(parseWidgetOfPage(empty.html, NEW_MOVIE_WIDGET, empty.pageUrl)).toEqual({ data: [], missing: ['newMovieWidget'] });
   });
 
-  it('reads a genre link\'s slug from its /genres/ segment, whatever follows it', () => {
+  it("reads a genre link's slug from its /genres/ segment, whatever follows it", () => {
     const links = ['/genres/action/page/2/', 'https://anichin.cafe/genres/sci-fi?ref=side', '/genres/%E6%AD%A6%E4%BE%A0/', '/tag/romance/'];
     const html = `<div id="sidebar"><div class="section"><div class="releases"><h3>Genres</h3></div><ul class="genre">${links
       .map((href, index) => `<li><a href="${href}">G${index}</a></li>`)

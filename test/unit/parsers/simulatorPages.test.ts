@@ -4,11 +4,7 @@ import { LayoutChangedError, PagePastEndError } from '../../../src/parsers/error
 import { parseGenreList } from '../../../src/parsers/genreList.js';
 import { parseHomePage } from '../../../src/parsers/homePage.js';
 import { parseSearchPage } from '../../../src/parsers/searchPage.js';
-import {
-  parseNewMoviePage,
-  parsePopularSeriesPage,
-  parseSeriesListPage,
-} from '../../../src/parsers/seriesListPage.js';
+import { parseNewMoviePage, parsePopularSeriesPage, parseSeriesListPage } from '../../../src/parsers/seriesListPage.js';
 import * as catalog from '../../simulator/catalog.js';
 import type { Series } from '../../simulator/dataset.js';
 import { catalogOf, genreUrl, seriesUrl, type PageContext } from '../../simulator/pages/context.js';
@@ -28,8 +24,7 @@ function contextFor(variant: VariantName): PageContext {
   return { origin: 'http://127.0.0.1:41234', host: '127.0.0.1:41234', variant: VARIANTS[variant] };
 }
 
-const poster = (ctx: PageContext, series: Series, index: number) =>
-  posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index);
+const poster = (ctx: PageContext, series: Series, index: number) => posterUrl(ctx, series.poster, imageStyleAt(ctx, index), index);
 
 function seriesCard(ctx: PageContext, series: Series, index: number): SeriesCard {
   return {

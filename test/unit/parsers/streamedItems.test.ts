@@ -19,7 +19,7 @@ describe('streamListItems', () => {
   const before = '<div class="lastend"><a href="/ep-1/">First</a></div>';
   const after = '<div class="bixbox"><ul><li><a href="/not-an-episode/">Comment</a></li></ul></div>';
 
-  it('reads the first element of each role per item, with its descendants\' text and decoded entities, and cuts the list out', () => {
+  it("reads the first element of each role per item, with its descendants' text and decoded entities, and cuts the list out", () => {
     const list =
       '<div class="eplister"><div class="ephead"><div class="epl-num">Ep</div></div><ul>' +
       '<li data-index="0"><a href="/ep-2/"><div class="epl-num">02</div><div class="epl-title">Two &amp; <b>bold</b>&#8217;s</div><div class="epl-title">ignored</div></a></li>' +
@@ -28,7 +28,11 @@ describe('streamListItems', () => {
     const streamed = streamListItems(before + list + after, LIST_TAG, ROLES);
     expect(streamed?.rest).toBe(before + after);
     expect(streamed?.items).toEqual([
-      { link: { attribs: { href: '/ep-2/' }, text: '02Two & bold’signored' }, num: { attribs: { class: 'epl-num' }, text: '02' }, title: { attribs: { class: 'epl-title' }, text: 'Two & bold’s' } },
+      {
+        link: { attribs: { href: '/ep-2/' }, text: '02Two & bold’signored' },
+        num: { attribs: { class: 'epl-num' }, text: '02' },
+        title: { attribs: { class: 'epl-title' }, text: 'Two & bold’s' },
+      },
       { link: { attribs: { href: '/ep-1/' }, text: '01' }, num: { attribs: { class: 'x epl-num' }, text: '01' } },
     ]);
   });
@@ -70,7 +74,14 @@ describe('streamListItems', () => {
     };
     const tree = $('.eplister li')
       .toArray()
-      .map((li) => Object.fromEntries(Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [role, { attribs: (el as Element).attribs, text: $(el as Element).text() }])));
+      .map((li) =>
+        Object.fromEntries(
+          Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [
+            role,
+            { attribs: (el as Element).attribs, text: $(el as Element).text() },
+          ]),
+        ),
+      );
     expect(streamed?.items).toEqual(tree);
     expect(streamed?.items[0]?.link?.attribs).toEqual({ href: '/ep-3/?a=1&b=2&copy=3', title: 'Tom & Jerry’s' });
     expect(streamed?.items[0]?.title?.text).toBe('Fish & chips ¬it; — <3');
@@ -85,12 +96,15 @@ describe('streamListItems', () => {
   const series = findSeries('shadow-chronicle')!;
   const episode = findEpisode('shadow-chronicle-episode-100-subtitle-indonesia')!;
   it.each([
-    ['a series page\'s episode list', seriesPage(ctx, series), 'eplister', ['epl-num', 'epl-title', 'epl-sub', 'epl-date']],
-    ['an episode page\'s list of the series', episodePage(ctx, episode), 'episodelist', ['playinfo', 'thumbnel']],
+    ["a series page's episode list", seriesPage(ctx, series), 'eplister', ['epl-num', 'epl-title', 'epl-sub', 'epl-date']],
+    ["an episode page's list of the series", episodePage(ctx, episode), 'episodelist', ['playinfo', 'thumbnel']],
   ] as const)('reads %s as the tree does', (_kind, html, listClass, classes) => {
     const tag = new RegExp(`<div\\s[^>]*\\bclass\\s*=\\s*["']?(?:[^"'>]*\\s)?${listClass}[\\s"'>]`, 'i');
     const streamedRoles: Record<string, StreamedMatcher> = { link: ROLES.link, img: (el) => el.name === 'img' };
-    const treeRoles: Record<string, Matcher> = { link: (el) => el.name === 'a' && el.attribs['href'] !== undefined, img: (el) => el.name === 'img' };
+    const treeRoles: Record<string, Matcher> = {
+      link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+      img: (el) => el.name === 'img',
+    };
     for (const name of classes) {
       streamedRoles[name] = (el) => el.classes.includes(name);
       treeRoles[name] = (el) => hasClass(el, name);
@@ -101,10 +115,17 @@ describe('streamListItems', () => {
       .toArray()
       .map((li) =>
         Object.fromEntries(
-          Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [role, { attribs: (el as Element).attribs, text: elementText($, el as Element) }]),
+          Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [
+            role,
+            { attribs: (el as Element).attribs, text: elementText($, el as Element) },
+          ]),
         ),
       );
     expect(tree.length).toBeGreaterThan(50);
-    expect(streamed?.items.map((item) => Object.fromEntries(Object.entries(item).map(([role, part]) => [role, { ...part!, text: part!.text.replace(/\s+/g, ' ').trim() }])))).toEqual(tree);
+    expect(
+      streamed?.items.map((item) =>
+        Object.fromEntries(Object.entries(item).map(([role, part]) => [role, { ...part!, text: part!.text.replace(/\s+/g, ' ').trim() }])),
+      ),
+    ).toEqual(tree);
   });
 });

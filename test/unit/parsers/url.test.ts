@@ -32,7 +32,11 @@ describe('linkTarget', () => {
   // Plain permalinks skip the URL parse; everything else must come out as URL prints it.
   it.each([
     ['https://anichin.cafe/seri/soul-land/', 'https://anichin.cafe/seri/soul-land/', 'soul-land'],
-    ['https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia', 'https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia', 'perfect-world-episode-210-subtitle-indonesia'],
+    [
+      'https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia',
+      'https://anichin.cafe/perfect-world-episode-210-subtitle-indonesia',
+      'perfect-world-episode-210-subtitle-indonesia',
+    ],
     ['http://127.0.0.1:4000/x-episode-1/', 'http://127.0.0.1:4000/x-episode-1/', 'x-episode-1'],
     ['https://anichin.cafe/seri/Soul_Land/', 'https://anichin.cafe/seri/Soul_Land/', 'Soul_Land'],
     [' \n https://anichin.cafe/seri/y/ ', 'https://anichin.cafe/seri/y/', 'y'],
@@ -57,12 +61,16 @@ describe('linkTarget', () => {
     expect(linkTarget(href, page)).toEqual({ url, slug });
   });
 
-  it.each(['https://anichin.cafe/', 'https://anichin.cafe?x/seri/y/', 'https://anichin.cafe#x/seri/y/', 'https://an ichin.cafe/seri/y/', '#top', undefined])(
-    '%j → null',
-    (href) => {
-      expect(linkTarget(href, page)).toBeNull();
-    },
-  );
+  it.each([
+    'https://anichin.cafe/',
+    'https://anichin.cafe?x/seri/y/',
+    'https://anichin.cafe#x/seri/y/',
+    'https://an ichin.cafe/seri/y/',
+    '#top',
+    undefined,
+  ])('%j → null', (href) => {
+    expect(linkTarget(href, page)).toBeNull();
+  });
 
   // The later snapshot's root-relative permalinks: the page's origin plus the path, as URL resolves them.
   it.each([
@@ -79,9 +87,19 @@ describe('linkTarget', () => {
   });
 
   it('judges each origin anew when links of several origins alternate', () => {
-    const hrefs = ['https://AniChin.cafe/a/', 'https://anichin.cafe/b/', 'http://x.test:80/c/', 'http://x.test:8080/d/', 'https://AniChin.cafe/e/'];
+    const hrefs = [
+      'https://AniChin.cafe/a/',
+      'https://anichin.cafe/b/',
+      'http://x.test:80/c/',
+      'http://x.test:8080/d/',
+      'https://AniChin.cafe/e/',
+    ];
     expect(hrefs.map((href) => linkTarget(href, page)?.url)).toEqual([
-      'https://anichin.cafe/a/', 'https://anichin.cafe/b/', 'http://x.test/c/', 'http://x.test:8080/d/', 'https://anichin.cafe/e/',
+      'https://anichin.cafe/a/',
+      'https://anichin.cafe/b/',
+      'http://x.test/c/',
+      'http://x.test:8080/d/',
+      'https://anichin.cafe/e/',
     ]);
   });
 });
@@ -134,16 +152,8 @@ describe('imageUrl', () => {
       'https://anichin.cafe/c.jpg',
     ],
     ['data-cfsrc without src', '<img data-cfsrc="https://anichin.cafe/d.jpg" style="display:none">', 'https://anichin.cafe/d.jpg'],
-    [
-      'data-src before data-lazy-src',
-      '<img data-lazy-src="/second.jpg" data-src="/first.jpg">',
-      'https://anichin.cafe/first.jpg',
-    ],
-    [
-      'a placeholder in data-src is skipped',
-      '<img data-src="/img/placeholder.svg" src="/real.jpg">',
-      'https://anichin.cafe/real.jpg',
-    ],
+    ['data-src before data-lazy-src', '<img data-lazy-src="/second.jpg" data-src="/first.jpg">', 'https://anichin.cafe/first.jpg'],
+    ['a placeholder in data-src is skipped', '<img data-src="/img/placeholder.svg" src="/real.jpg">', 'https://anichin.cafe/real.jpg'],
     [
       'largest srcset width, Photon commas intact',
       '<img src="/small.jpg" srcset="https://i0.wp.com/anichin.cafe/e.jpg?resize=150,212 150w, https://i0.wp.com/anichin.cafe/e.jpg?resize=247,350 247w, https://i0.wp.com/anichin.cafe/e.jpg?resize=200,283 200w">',
@@ -151,11 +161,23 @@ describe('imageUrl', () => {
     ],
     ['first srcset candidate without widths', '<img srcset="/f-1x.jpg 1x, /f-2x.jpg 2x">', 'https://anichin.cafe/f-1x.jpg'],
     ['srcset without spaces after commas', '<img srcset="/g-150.jpg 150w,/g-300.jpg 300w">', 'https://anichin.cafe/g-300.jpg'],
-    ['Photon ?resize= kept as the poster', '<img src="https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350">', 'https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350'],
+    [
+      'Photon ?resize= kept as the poster',
+      '<img src="https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350">',
+      'https://i2.wp.com/anichin.cafe/h.jpg?resize=247,350',
+    ],
     ['only a placeholder', '<img src="data:image/svg+xml,%3Csvg%3E%3C/svg%3E">', null],
     ['no source at all', '<img alt="x">', null],
-    ['a control character in a placeholder’s name', '<img data-src="/img/place\u0001holder.svg" src="/real.jpg">', 'https://anichin.cafe/real.jpg'],
-    ['control characters in srcset (VT and FF are whitespace to the grammar)', '<img srcset="/g-1\u000b50.jpg 150w, /g-3\u000c00.jpg 300w">', 'https://anichin.cafe/g-300.jpg'],
+    [
+      'a control character in a placeholder’s name',
+      '<img data-src="/img/place\u0001holder.svg" src="/real.jpg">',
+      'https://anichin.cafe/real.jpg',
+    ],
+    [
+      'control characters in srcset (VT and FF are whitespace to the grammar)',
+      '<img srcset="/g-1\u000b50.jpg 150w, /g-3\u000c00.jpg 300w">',
+      'https://anichin.cafe/g-300.jpg',
+    ],
   ])('%s', (_, img, expected) => {
     expect(srcOf(img)).toBe(expected);
   });

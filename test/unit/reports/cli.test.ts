@@ -64,7 +64,10 @@ describe('npm run reports', () => {
     [['--severity', 'low'], ['22222222-2222-4222-8222-222222222222']],
     [['--from', '2026-11-21'], ['22222222-2222-4222-8222-222222222222']],
     [['--to', '2026-11-20'], ['11111111-1111-4111-8111-111111111111']],
-    [['--from', '2026-11-20', '--to', '2026-11-21'], ['22222222-2222-4222-8222-222222222222', '11111111-1111-4111-8111-111111111111']],
+    [
+      ['--from', '2026-11-20', '--to', '2026-11-21'],
+      ['22222222-2222-4222-8222-222222222222', '11111111-1111-4111-8111-111111111111'],
+    ],
   ])('filters with %j', async (argv, ids) => {
     const { code, out } = await run([...argv, '--json']);
     expect(code).toBe(0);
@@ -137,6 +140,8 @@ describe('npm run reports', () => {
     const { code, out, err } = await run(['--json'], dir);
     expect(code).toBe(0);
     expect(JSON.parse(out)).toEqual([reports[0]]);
-    expect(err).toBe(`skipping an unreadable report line (torn by a crash?) ${JSON.stringify({ file: join(dir, 'reports.jsonl'), line: 2 })}`);
+    expect(err).toBe(
+      `skipping an unreadable report line (torn by a crash?) ${JSON.stringify({ file: join(dir, 'reports.jsonl'), line: 2 })}`,
+    );
   });
 });

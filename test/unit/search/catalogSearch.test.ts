@@ -23,7 +23,16 @@ function fakeFeed(initial: TitledSeries[]) {
 
 const entry = (title: string, alternativeTitle: string | null): TitledSeries => {
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  return { title, slug, url: `https://site.example/seri/${slug}/`, poster: null, type: 'Donghua', status: 'Ongoing', sub: 'Sub', alternativeTitle };
+  return {
+    title,
+    slug,
+    url: `https://site.example/seri/${slug}/`,
+    poster: null,
+    type: 'Donghua',
+    status: 'Ongoing',
+    sub: 'Sub',
+    alternativeTitle,
+  };
 };
 
 const RENEGADE = entry('Renegade Immortal', 'Xian Ni, 仙逆');

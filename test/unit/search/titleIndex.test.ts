@@ -38,8 +38,9 @@ describe('title search over 2,000 series', () => {
   it('finds it first by its pinyin, with or without tone marks', () => {
     expect(first('xian ni lu')).toBe('renegade-immortal');
     expect(first('Xiān Nì Lù')).toBe('renegade-immortal');
-    const toned = CATALOG.find((series) => series.altTitles.some((alt) => alt !== plainPinyin(alt) && alt === 'Shén Yǐng Wàn'))
-      ?? CATALOG.find((series) => series.altTitles.some((alt) => /[āáǎàīíǐìūúǔù]/.test(alt) && alt.split(' ').length >= 3))!;
+    const toned =
+      CATALOG.find((series) => series.altTitles.some((alt) => alt !== plainPinyin(alt) && alt === 'Shén Yǐng Wàn')) ??
+      CATALOG.find((series) => series.altTitles.some((alt) => /[āáǎàīíǐìūúǔù]/.test(alt) && alt.split(' ').length >= 3))!;
     const pinyin = plainPinyin(toned.altTitles.find((alt) => alt !== plainPinyin(alt))!);
     expect(index.search(pinyin, 1).results.map((card) => card.slug)).toContain(toned.slug);
   });
@@ -67,7 +68,10 @@ describe('title search over 2,000 series', () => {
 
   it('ranks the whole name above names that only contain the words', () => {
     expect(first('heaven devouring sovereign')).toBe('heaven-devouring-sovereign');
-    const short = CATALOG.find((series) => series.title.split(' ').length === 2 && CATALOG.some((other) => other !== series && other.title.startsWith(`${series.title} `)))!;
+    const short = CATALOG.find(
+      (series) =>
+        series.title.split(' ').length === 2 && CATALOG.some((other) => other !== series && other.title.startsWith(`${series.title} `)),
+    )!;
     expect(first(short.title)).toBe(short.slug);
   });
 
@@ -80,8 +84,21 @@ describe('title search over 2,000 series', () => {
     }
     expect(pages.length).toBeGreaterThan(2);
     expect(pages[0]!.results).toHaveLength(TITLE_SEARCH_PER_PAGE);
-    expect(pages[0]!.pagination).toEqual({ currentPage: 1, hasPrevPage: false, prevPage: null, hasNextPage: true, nextPage: 2, totalPages: pages.length });
-    expect(pages.at(-1)!.pagination).toMatchObject({ currentPage: pages.length, hasPrevPage: true, prevPage: pages.length - 1, hasNextPage: false, nextPage: null });
+    expect(pages[0]!.pagination).toEqual({
+      currentPage: 1,
+      hasPrevPage: false,
+      prevPage: null,
+      hasNextPage: true,
+      nextPage: 2,
+      totalPages: pages.length,
+    });
+    expect(pages.at(-1)!.pagination).toMatchObject({
+      currentPage: pages.length,
+      hasPrevPage: true,
+      prevPage: pages.length - 1,
+      hasNextPage: false,
+      nextPage: null,
+    });
     const slugs = pages.flatMap((answer) => answer.results.map((card) => card.slug));
     expect(new Set(slugs).size).toBe(slugs.length);
     expect(index.search('sword', pages.length + 1).results).toEqual([]);

@@ -72,7 +72,9 @@ describe('a simulator of the real site’s size', () => {
     const byUpdateOrder = [...sim.catalog.series].sort(byUpdate);
     expect(await listed('/seri/?order=update')).toEqual(byUpdateOrder.slice(0, LIST_PER_PAGE).map((series) => series.slug));
     const lastPage = Math.ceil(SIZE / LIST_PER_PAGE);
-    expect(await listed(`/seri/?order=update&page=${lastPage}`)).toEqual(byUpdateOrder.slice((lastPage - 1) * LIST_PER_PAGE).map((series) => series.slug));
+    expect(await listed(`/seri/?order=update&page=${lastPage}`)).toEqual(
+      byUpdateOrder.slice((lastPage - 1) * LIST_PER_PAGE).map((series) => series.slug),
+    );
     expect(await listed(`/seri/?order=update&page=${lastPage + 1}`)).toEqual([]);
   });
 });
@@ -101,7 +103,11 @@ describe('the site changes while the service runs', () => {
     expect($('.eplister li .epl-num').first().text()).toBe(String(published.latestEpisode));
     expect((await page(`/${episodeSlug(episodesOf(published)[0]!)}/`)).status).toBe(200);
     // The earlier episodes keep their dates; the new one is a week after the last.
-    expect(episodesOf(published).slice(1).map((item) => item.publishedAt)).toEqual(episodesOf(series).map((item) => item.publishedAt));
+    expect(
+      episodesOf(published)
+        .slice(1)
+        .map((item) => item.publishedAt),
+    ).toEqual(episodesOf(series).map((item) => item.publishedAt));
     expect(Date.parse(episodesOf(published)[0]!.publishedAt) - Date.parse(series.updatedAt)).toBe(7 * 86_400_000);
   });
 
@@ -118,7 +124,9 @@ describe('the site changes while the service runs', () => {
 
     const letter = removed.title.charAt(0).toUpperCase();
     const pages = azList(letter, 1, sim.catalog).totalPages;
-    const where = Array.from({ length: pages }, (_, index) => index + 1).find((n) => azList(letter, n, sim.catalog).items.includes(removed))!;
+    const where = Array.from({ length: pages }, (_, index) => index + 1).find((n) =>
+      azList(letter, n, sim.catalog).items.includes(removed),
+    )!;
     const path = `/az-lists/${where === 1 ? '' : `page/${where}/`}?show=${letter}`;
     expect(await listed(path)).toContain(removed.slug);
     sim.removeSeries(removed.slug);

@@ -47,7 +47,9 @@ describe('the moe profile (the later snapshot)', () => {
 
   it('labels series info in Indonesian, with the dates in itemprop times, and points First Episode at #', async () => {
     const { $ } = await page(sim, '/the-emperors-tomb/');
-    const labels = $('.infox .spe > span > b').toArray().map((label) => $(label).text());
+    const labels = $('.infox .spe > span > b')
+      .toArray()
+      .map((label) => $(label).text());
     const info = seriesInfo(TOMB);
     expect(labels).toEqual([
       'Status:',
@@ -64,7 +66,9 @@ describe('the moe profile (the later snapshot)', () => {
       'Ditambahkan:',
       'Diperbarui pada:',
     ]);
-    expect($('.spe span:has(b:contains("Ditambahkan")) time[itemprop=datePublished]').attr('datetime')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+07:00$/);
+    expect($('.spe span:has(b:contains("Ditambahkan")) time[itemprop=datePublished]').attr('datetime')).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+07:00$/,
+    );
     expect($('.spe span:has(b:contains("Diperbarui pada")) time[itemprop=dateModified]')).toHaveLength(1);
     expect($('.lastend .inepcx a').first().attr('href')).toBe('#');
     expect($('.lastend .epcurfirst').text()).toBe('Episode 1');
@@ -141,7 +145,9 @@ describe('the sister profile (a sister site on the theme)', () => {
     expect(lazy.attr('src')).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(lazy.attr('data-src')).toBe(`${sim.origin}${TOMB.poster}`);
     const servers = serversOf(item);
-    const options = $('select.mirror option[data-index]').toArray().map((option) => $(option).attr('value'));
+    const options = $('select.mirror option[data-index]')
+      .toArray()
+      .map((option) => $(option).attr('value'));
     expect(options).toEqual(servers.map((_, index) => `${url}v/${index + 1}/`));
     expect($('#pembed iframe').attr('src')).toBe(servers[0]!.src);
     const third = await page(sim, `${item.path}v/3/`);
@@ -155,7 +161,8 @@ describe('the sister profile (a sister site on the theme)', () => {
     const images = $('.postbody .listupd article.bs img').toArray();
     const placeholders = images.filter((img) => ($(img).attr('src') ?? '').startsWith('data:'));
     expect(placeholders.length).toBeGreaterThan(0);
-    for (const img of placeholders) expect($(img).attr('data-src') ?? $(img).attr('data-lazy-src')).toMatch(new RegExp(`^${sim.origin}/wp-content/uploads/`));
+    for (const img of placeholders)
+      expect($(img).attr('data-src') ?? $(img).attr('data-lazy-src')).toMatch(new RegExp(`^${sim.origin}/wp-content/uploads/`));
     expect(placeholders.some((img) => $(img).attr('data-lazy-src') !== undefined)).toBe(true);
   });
 });

@@ -9,7 +9,11 @@ const route = (path: string, variant: VariantName = 'cafe') => resolveRoute(new 
 describe('the simulator routes series and episode pages', () => {
   it('maps /{slug}-subtitle-indonesia/ to the episode on every profile', () => {
     for (const variant of VARIANT_NAMES)
-      expect(route('/the-emperors-tomb-episode-07-subtitle-indonesia/', variant)).toEqual({ kind: 'episode', slug: 'the-emperors-tomb-episode-07-subtitle-indonesia', server: 1 });
+      expect(route('/the-emperors-tomb-episode-07-subtitle-indonesia/', variant)).toEqual({
+        kind: 'episode',
+        slug: 'the-emperors-tomb-episode-07-subtitle-indonesia',
+        server: 1,
+      });
   });
 
   it.each<[VariantName, string, string[]]>([
@@ -22,7 +26,7 @@ describe('the simulator routes series and episode pages', () => {
     for (const other of others) expect(route(other, variant)).toEqual({ kind: 'notFound' });
   });
 
-  it('serves the list at the profile\'s list path and at /anime/, which the theme\'s View All links hard-code', () => {
+  it("serves the list at the profile's list path and at /anime/, which the theme's View All links hard-code", () => {
     expect(route('/seri?status=ongoing', 'cafe')).toMatchObject({ kind: 'seriesList', listPath: '/seri/' });
     expect(route('/anime/', 'cafe')).toMatchObject({ kind: 'seriesList', listPath: '/anime/' });
     expect(route('/anime', 'moe')).toMatchObject({ kind: 'seriesList', listPath: '/anime/' });
@@ -38,7 +42,11 @@ describe('the simulator routes series and episode pages', () => {
   });
 
   it('serves the video-server pages {episode}/v/N/ only where server options are links', () => {
-    expect(route('/the-emperors-tomb-episode-07-subtitle-indonesia/v/3/', 'sister')).toEqual({ kind: 'episode', slug: 'the-emperors-tomb-episode-07-subtitle-indonesia', server: 3 });
+    expect(route('/the-emperors-tomb-episode-07-subtitle-indonesia/v/3/', 'sister')).toEqual({
+      kind: 'episode',
+      slug: 'the-emperors-tomb-episode-07-subtitle-indonesia',
+      server: 3,
+    });
     expect(route('/the-emperors-tomb-episode-07-subtitle-indonesia/v/3/', 'cafe')).toEqual({ kind: 'notFound' });
   });
 

@@ -25,7 +25,11 @@ interface Answer {
 }
 
 /** Plain node:http, so the test controls Accept-Encoding and timeouts exactly. */
-function get(origin: string, path: string, options: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Answer> {
+function get(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${origin}${path}`, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -105,7 +109,9 @@ describe('routing', () => {
     const $ = cheerio.load(answer.text);
     expect($('link[rel=canonical]').attr('href')).toBe(`${sim.origin}/`);
     expect($('.latesthome').parent().find('.listupd article.bs')).toHaveLength(20);
-    expect($('.latesthome').parent().find('.listupd article.bs a.tip').first().attr('href')).toBe(`${sim.origin}${latestReleases(1).items[0]?.path}`);
+    expect($('.latesthome').parent().find('.listupd article.bs a.tip').first().attr('href')).toBe(
+      `${sim.origin}${latestReleases(1).items[0]?.path}`,
+    );
     expect($('.hothome').parent().find('article.bs')).toHaveLength(5);
     expect($('.hpage a.l')).toHaveLength(0);
     expect($('.hpage a.r').attr('href')).toBe(`${sim.origin}/page/2/`);
@@ -129,7 +135,12 @@ describe('routing', () => {
   });
 
   it('answers 404 with full chrome past the last page and for unknown paths', async () => {
-    for (const path of [`/page/${homeTotalPages() + 1}/`, `/ongoing/page/${ongoing(1).totalPages + 1}/`, '/no-such-thing/', `/page/${search('of', 1).totalPages + 1}/?s=of`]) {
+    for (const path of [
+      `/page/${homeTotalPages() + 1}/`,
+      `/ongoing/page/${ongoing(1).totalPages + 1}/`,
+      '/no-such-thing/',
+      `/page/${search('of', 1).totalPages + 1}/?s=of`,
+    ]) {
       const answer = await fetchPage(path);
       expect(answer.status, path).toBe(404);
       expect(cheerio.load(answer.text)('#sidebar ul.genre li')).toHaveLength(45);
@@ -139,7 +150,11 @@ describe('routing', () => {
   it('paginates search like paginate_links and shows the not-found notice without pagination', async () => {
     const $ = cheerio.load((await fetchPage('/page/2/?s=of')).text);
     expect($('.postbody .listupd article.bs')).toHaveLength(search('of', 2).items.length);
-    expect($('.pagination > *').map((_, el) => $(el).text()).get()).toEqual(['« Previous', '1', '2', '3', 'Next »']);
+    expect(
+      $('.pagination > *')
+        .map((_, el) => $(el).text())
+        .get(),
+    ).toEqual(['« Previous', '1', '2', '3', 'Next »']);
     expect($('.pagination a.prev').attr('href')).toBe(`${sim.origin}/?s=of`);
     expect($('.pagination a.next').attr('href')).toBe(`${sim.origin}/page/3/?s=of`);
     const none = cheerio.load((await fetchPage('/?s=zzzz')).text);
@@ -151,9 +166,11 @@ describe('routing', () => {
 
   it('serves the series list under /seri, /seri/ and /anime/ with relative hpage links', async () => {
     const popularTwo = cheerio.load((await fetchPage('/seri?order=popular&page=2')).text);
-    expect(popularTwo('.postbody .listupd article.bs a.tip').map((_, el) => popularTwo(el).attr('rel')).get()).toEqual(
-      popular(2).items.map((series) => String(series.id)),
-    );
+    expect(
+      popularTwo('.postbody .listupd article.bs a.tip')
+        .map((_, el) => popularTwo(el).attr('rel'))
+        .get(),
+    ).toEqual(popular(2).items.map((series) => String(series.id)));
     expect(popularTwo('.hpage a.l').attr('href')).toBe('?page=1&order=popular');
     expect(popularTwo('.hpage a.r').attr('href')).toBe('?page=3&order=popular');
     const movieList = cheerio.load((await fetchPage('/anime/?status=&type=Movie&order=update')).text);
@@ -201,7 +218,9 @@ describe('routing', () => {
     try {
       expect((await get(classic.origin, '/seri/?order=popular')).status).toBe(404);
       const $ = cheerio.load((await get(classic.origin, '/anime/?order=popular')).text);
-      expect($('.postbody .mrgn .listupd article.bs a.tip').first().attr('href')).toBe(`${classic.origin}/anime/${popular(1).items[0]?.slug}/`);
+      expect($('.postbody .mrgn .listupd article.bs a.tip').first().attr('href')).toBe(
+        `${classic.origin}/anime/${popular(1).items[0]?.slug}/`,
+      );
       const home = cheerio.load((await get(classic.origin, '/')).text);
       expect(home('.releases.latesthome h2').text()).toBe('Rilisan Terbaru');
       expect(home('.listupd.popularslider article.bs')).toHaveLength(5);
@@ -219,7 +238,12 @@ describe('faults', () => {
     expect(answer.headers['cf-mitigated']).toBe('challenge');
     expect(answer.headers.server).toBe('cloudflare');
     expect(answer.headers['cache-control']).toBe('private, max-age=0, no-store');
-    for (const marker of ['<title>Just a moment...</title>', 'window._cf_chl_opt', '/cdn-cgi/challenge-platform/', 'id="challenge-running"']) {
+    for (const marker of [
+      '<title>Just a moment...</title>',
+      'window._cf_chl_opt',
+      '/cdn-cgi/challenge-platform/',
+      'id="challenge-running"',
+    ]) {
       expect(answer.text).toContain(marker);
     }
   });
@@ -233,7 +257,10 @@ describe('faults', () => {
   });
 
   it('limits a fault by times and by path prefix', async () => {
-    sim.setFaults([{ kind: 'status', status: 503, times: 1 }, { kind: 'status', status: 502, pathPrefix: '/ongoing/' }]);
+    sim.setFaults([
+      { kind: 'status', status: 503, times: 1 },
+      { kind: 'status', status: 502, pathPrefix: '/ongoing/' },
+    ]);
     expect((await fetchPage('/')).status).toBe(503);
     expect((await fetchPage('/')).status).toBe(200);
     expect((await fetchPage('/ongoing/page/2/')).status).toBe(502);
@@ -307,7 +334,18 @@ describe('faults', () => {
     expect(answer.status).toBe(200);
     const $ = cheerio.load(answer.text);
     expect($('title').text()).toBe('Anichin - Nonton Donghua Subtitle Indonesia');
-    for (const selector of ['article.bs', '.bsx', '.listupd', '.hpage', 'ul.genre', '.quickfilter', '#sidebar', '.serieslist', 'input[name="genre[]"]', 'a[href*="/genres/"]']) {
+    for (const selector of [
+      'article.bs',
+      '.bsx',
+      '.listupd',
+      '.hpage',
+      'ul.genre',
+      '.quickfilter',
+      '#sidebar',
+      '.serieslist',
+      'input[name="genre[]"]',
+      'a[href*="/genres/"]',
+    ]) {
       expect($(selector), selector).toHaveLength(0);
     }
     expect($('.card-grid .card').length).toBeGreaterThan(20);
@@ -327,7 +365,15 @@ describe('faults', () => {
 
 describe('whole site down', () => {
   // A path of every kind the catalog reads: home, search, a list, a series, an episode, a term, the wall's own path.
-  const everyKind = ['/', '/?s=soul', '/ongoing/', `/seri/${SERIES[0]!.slug}/`, '/genres/action/', '/az-lists/?show=A', '/cdn-cgi/challenge-platform/h/g/flow'];
+  const everyKind = [
+    '/',
+    '/?s=soul',
+    '/ongoing/',
+    `/seri/${SERIES[0]!.slug}/`,
+    '/genres/action/',
+    '/az-lists/?show=A',
+    '/cdn-cgi/challenge-platform/h/g/flow',
+  ];
 
   it('answers 503 to every path, over a fault that would have let it through, and comes back when switched off', async () => {
     sim.setFaults([{ kind: 'status', status: 502, pathPrefix: '/ongoing/' }]);
@@ -356,7 +402,14 @@ describe('whole site down', () => {
 
   it('answers no path at all while timing out', async () => {
     sim.setSiteDown('timeout');
-    const results = await Promise.all(everyKind.map((path) => fetchPage(path, { timeoutMs: 300 }).then(() => 'answered', (error: Error) => error.message)));
+    const results = await Promise.all(
+      everyKind.map((path) =>
+        fetchPage(path, { timeoutMs: 300 }).then(
+          () => 'answered',
+          (error: Error) => error.message,
+        ),
+      ),
+    );
     expect(results).toEqual(everyKind.map(() => 'client timeout'));
     sim.setSiteDown(null);
     expect((await fetchPage('/')).status).toBe(200);

@@ -6,7 +6,11 @@ import { startSimulator, type Simulator } from '../../simulator/server.js';
 const AGENT = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36';
 let simulator: Simulator;
 const get = (path: string, headers: Record<string, string> = {}) =>
-  axios.get<string>(`${simulator.origin}${path}`, { headers: { 'user-agent': AGENT, ...headers }, validateStatus: () => true, maxRedirects: 0 });
+  axios.get<string>(`${simulator.origin}${path}`, {
+    headers: { 'user-agent': AGENT, ...headers },
+    validateStatus: () => true,
+    maxRedirects: 0,
+  });
 const post = (path: string, body: unknown) =>
   axios.post<string>(`${simulator.origin}${path}`, body, { headers: { 'user-agent': AGENT }, validateStatus: () => true });
 
@@ -34,7 +38,7 @@ describe('the wall', () => {
     const page = await get('/ongoing/?x=1');
     expect(page.status).toBe(403);
     expect(page.headers['cf-mitigated']).toBe('challenge');
-    expect(page.data).toContain("cDiff: 1,");
+    expect(page.data).toContain('cDiff: 1,');
     expect(page.data).toContain(`ru: '${Buffer.from(`${simulator.origin}/ongoing/?x=1`).toString('base64')}'`);
     const script = await get('/cdn-cgi/challenge-platform/h/b/orchestrate/chl_page/v1?ray=1');
     expect(script.status).toBe(200);
@@ -73,7 +77,13 @@ describe('the wall', () => {
 
 describe('wall-style faults', () => {
   it('answers a 429 with Retry-After and the 1015 page, a 1020 block, and a parked page', async () => {
-    const plain = await startSimulator({ faults: [{ kind: 'rate-limit', retryAfterSeconds: 7, pathPrefix: '/a' }, { kind: 'block', pathPrefix: '/b' }, { kind: 'parked', pathPrefix: '/c' }] });
+    const plain = await startSimulator({
+      faults: [
+        { kind: 'rate-limit', retryAfterSeconds: 7, pathPrefix: '/a' },
+        { kind: 'block', pathPrefix: '/b' },
+        { kind: 'parked', pathPrefix: '/c' },
+      ],
+    });
     try {
       const limited = await axios.get<string>(`${plain.origin}/a`, { validateStatus: () => true });
       expect([limited.status, limited.headers['retry-after']]).toEqual([429, '7']);

@@ -23,7 +23,11 @@ const answer = {} as CatalogResult['answer'];
 
 describe('status probe', () => {
   it('records the site up when the home page is fetched, with the origin that answered', async () => {
-    const fetched = await probeWith(async () => ({ answer, cacheStatus: 'MISS', upstream: { url: `${MIRROR}/`, status: 200, attempts: 2, durationMs: 40 } }));
+    const fetched = await probeWith(async () => ({
+      answer,
+      cacheStatus: 'MISS',
+      upstream: { url: `${MIRROR}/`, status: 200, attempts: 2, durationMs: 40 },
+    }));
     expect(fetched).toMatchObject({ kind: 'probe', at: AT, outcome: 'up', code: null, origin: MIRROR });
     // An answer another instance fetched (through Redis) says nothing of the origin: the one in use.
     const joined = await probeWith(async () => ({ answer, cacheStatus: 'HIT' }));

@@ -47,10 +47,28 @@ describe('TrafficRecorder', () => {
     recorder.record(line({ status: 304, cache: 'HIT', durationMs: 0.4 }));
     recorder.record(line({ status: 429, cache: undefined, errorCode: 'RATE_LIMITED' }));
     // The door names a parametrised endpoint by its table path, a refusal of the quota too.
-    recorder.record(line({ route: '/catalog/seasons/{slug}', url: '/catalog/seasons/winter-2025?page=2', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
-    recorder.record(line({ route: '/catalog/seasons/{slug}', url: '/catalog/seasons/summer-2024', status: 429, cache: undefined, errorCode: 'RATE_LIMITED' }));
+    recorder.record(
+      line({
+        route: '/catalog/seasons/{slug}',
+        url: '/catalog/seasons/winter-2025?page=2',
+        status: 404,
+        cache: undefined,
+        errorCode: 'NOT_FOUND',
+      }),
+    );
+    recorder.record(
+      line({
+        route: '/catalog/seasons/{slug}',
+        url: '/catalog/seasons/summer-2024',
+        status: 429,
+        cache: undefined,
+        errorCode: 'RATE_LIMITED',
+      }),
+    );
     // A path that names no endpoint, or an endpoint in another form: not counted.
-    recorder.record(line({ route: '/catalog/seasons/:slug', url: '/catalog/seasons/winter-2025', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
+    recorder.record(
+      line({ route: '/catalog/seasons/:slug', url: '/catalog/seasons/winter-2025', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }),
+    );
     // Not an endpoint: not counted.
     recorder.record(line({ route: '/status', url: '/status', cache: undefined }));
     recorder.record(line({ route: 'unmatched', url: '/catalog/nope', status: 404, cache: undefined, errorCode: 'NOT_FOUND' }));
@@ -66,7 +84,15 @@ describe('TrafficRecorder', () => {
         miss: { [String(bucketOf(300))]: 1 },
         hit: { '0': 1, '4': 2 },
       },
-      { kind: 'traffic', hour: T0, endpoint: '/catalog/seasons/{slug}', successes: 0, errors: { NOT_FOUND: 1, RATE_LIMITED: 1 }, miss: {}, hit: {} },
+      {
+        kind: 'traffic',
+        hour: T0,
+        endpoint: '/catalog/seasons/{slug}',
+        successes: 0,
+        errors: { NOT_FOUND: 1, RATE_LIMITED: 1 },
+        miss: {},
+        hit: {},
+      },
     ]);
     // Handed out once.
     expect(recorder.takeFinished()).toEqual([]);
@@ -84,17 +110,45 @@ describe('TrafficRecorder', () => {
 
 describe('traffic summaries', () => {
   const records: TrafficRecord[] = [
-    { kind: 'traffic', hour: T0, endpoint: '/catalog/genres', successes: 3, errors: { UPSTREAM_TIMEOUT: 1 }, miss: { '44': 1 }, hit: { '4': 2 } },
+    {
+      kind: 'traffic',
+      hour: T0,
+      endpoint: '/catalog/genres',
+      successes: 3,
+      errors: { UPSTREAM_TIMEOUT: 1 },
+      miss: { '44': 1 },
+      hit: { '4': 2 },
+    },
     // Another instance, same hour: the counts add up.
-    { kind: 'traffic', hour: T0, endpoint: '/catalog/genres', successes: 2, errors: { UPSTREAM_TIMEOUT: 2, RATE_LIMITED: 1 }, miss: {}, hit: { '4': 2 } },
+    {
+      kind: 'traffic',
+      hour: T0,
+      endpoint: '/catalog/genres',
+      successes: 2,
+      errors: { UPSTREAM_TIMEOUT: 2, RATE_LIMITED: 1 },
+      miss: {},
+      hit: { '4': 2 },
+    },
     { kind: 'traffic', hour: T0 + HOUR, endpoint: '/catalog/home', successes: 1, errors: {}, miss: { '40': 1 }, hit: {} },
     { kind: 'traffic', hour: T0 - 30 * HOUR, endpoint: '/catalog/genres', successes: 99, errors: {}, miss: {}, hit: {} },
   ];
 
   it('sum per endpoint over a time range, in the table order, endpoints without answers included', () => {
     expect(trafficByEndpoint(records, T0, T0 + 2 * HOUR, ['/catalog/home', '/catalog/search', '/catalog/genres'])).toEqual([
-      { endpoint: '/catalog/home', successes: 1, errors: {}, miss: { count: 1, p50Ms: 512, p95Ms: 512 }, hit: { count: 0, p50Ms: null, p95Ms: null } },
-      { endpoint: '/catalog/search', successes: 0, errors: {}, miss: { count: 0, p50Ms: null, p95Ms: null }, hit: { count: 0, p50Ms: null, p95Ms: null } },
+      {
+        endpoint: '/catalog/home',
+        successes: 1,
+        errors: {},
+        miss: { count: 1, p50Ms: 512, p95Ms: 512 },
+        hit: { count: 0, p50Ms: null, p95Ms: null },
+      },
+      {
+        endpoint: '/catalog/search',
+        successes: 0,
+        errors: {},
+        miss: { count: 0, p50Ms: null, p95Ms: null },
+        hit: { count: 0, p50Ms: null, p95Ms: null },
+      },
       {
         endpoint: '/catalog/genres',
         successes: 5,

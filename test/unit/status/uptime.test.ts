@@ -6,7 +6,11 @@ const T0 = Date.parse('2026-11-20T00:00:00Z');
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-const probe = (minutes: number, outcome: 'up' | 'down', code: string | null = outcome === 'down' ? 'UPSTREAM_TIMEOUT' : null): ProbeRecord => ({
+const probe = (
+  minutes: number,
+  outcome: 'up' | 'down',
+  code: string | null = outcome === 'down' ? 'UPSTREAM_TIMEOUT' : null,
+): ProbeRecord => ({
   kind: 'probe',
   at: T0 + minutes * MINUTE,
   outcome,

@@ -38,7 +38,15 @@ function answer(fetchedAt: number, text: string): CatalogAnswer {
 function setUp(options: Partial<AnswerFileOptions> = {}) {
   const path = join(mkdtempSync(join(tmpdir(), 'answer-file-')), 'answers.sqlite');
   const clock = { now: 1_700_000_000_000 };
-  const open = () => openAnswerFile({ path, maxBytes: 1024 * 1024, keepUntil: (kept) => kept.fetchedAt + 24 * HOUR_MS, now: () => clock.now, logger, ...options });
+  const open = () =>
+    openAnswerFile({
+      path,
+      maxBytes: 1024 * 1024,
+      keepUntil: (kept) => kept.fetchedAt + 24 * HOUR_MS,
+      now: () => clock.now,
+      logger,
+      ...options,
+    });
   return { path, clock, open };
 }
 
@@ -150,7 +158,8 @@ describe('the kept answers file', () => {
     other.pragma('wal_checkpoint(TRUNCATE)');
     other.close();
     const fd = openSync(path, 'r+');
-    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 2) writeSync(fd, Buffer.alloc(PAGE_BYTES, 0xa5), 0, PAGE_BYTES, page * PAGE_BYTES);
+    for (let page = 2; page * PAGE_BYTES < statSync(path).size; page += 2)
+      writeSync(fd, Buffer.alloc(PAGE_BYTES, 0xa5), 0, PAGE_BYTES, page * PAGE_BYTES);
     closeSync(fd);
 
     recording.lines.length = 0;
@@ -158,9 +167,9 @@ describe('the kept answers file', () => {
     expect(read.some((fetchedAt) => fetchedAt === undefined)).toBe(true);
     const aside = readdirSync(join(path, '..')).filter((name) => /^answers\.sqlite\.damaged-\d+$/.test(name));
     expect(aside).toHaveLength(1);
-    expect(recording.lines.filter((line) => line.msg === 'damaged file moved aside; starting afresh').map((line) => [line.file, line.movedTo])).toEqual([
-      [path, join(path, '..', aside[0]!)],
-    ]);
+    expect(
+      recording.lines.filter((line) => line.msg === 'damaged file moved aside; starting afresh').map((line) => [line.file, line.movedTo]),
+    ).toEqual([[path, join(path, '..', aside[0]!)]]);
     // The new file is empty and takes answers.
     expect(file.size()).toEqual({ entries: 0, bytes: 0 });
     file.write('after', answer(clock.now, 'after'));

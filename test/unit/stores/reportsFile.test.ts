@@ -63,9 +63,7 @@ describe('the reports file (the embedded default)', () => {
     appendFileSync(file, JSON.stringify(report(3)).slice(0, 40));
 
     expect(await store.list()).toEqual({ reports: [report(1), report(2)], skippedLines: 1 });
-    expect(lines).toEqual([
-      { level: 'warn', fields: { file, line: 3 }, message: 'skipping an unreadable report line (torn by a crash?)' },
-    ]);
+    expect(lines).toEqual([{ level: 'warn', fields: { file, line: 3 }, message: 'skipping an unreadable report line (torn by a crash?)' }]);
   });
 
   it('starts a new line after a torn one, so the next report stays whole', async () => {

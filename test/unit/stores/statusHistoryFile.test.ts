@@ -16,7 +16,15 @@ const probe = (at: number, outcome: 'up' | 'down' = 'up'): ProbeRecord => ({
   durationMs: 412,
   origin: 'https://anichin.cafe',
 });
-const traffic = (hour: number): TrafficRecord => ({ kind: 'traffic', hour, endpoint: '/catalog/home', successes: 2, errors: {}, miss: { '40': 1 }, hit: { '4': 1 } });
+const traffic = (hour: number): TrafficRecord => ({
+  kind: 'traffic',
+  hour,
+  endpoint: '/catalog/home',
+  successes: 2,
+  errors: {},
+  miss: { '40': 1 },
+  hit: { '4': 1 },
+});
 
 function storeInTempDir() {
   const file = join(mkdtempSync(join(tmpdir(), 'status-store-')), 'status-history.jsonl');

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { decodeAnswer, encodeAnswer } from '../../../src/stores/answers/storedAnswer.js';
 
-const answer = { body: Buffer.from('{"status":"success","data":{},"meta":{}}'), etag: 'W/"abc"', fetchedAt: 1_700_000_000_000, ttlSeconds: 600 };
+const answer = {
+  body: Buffer.from('{"status":"success","data":{},"meta":{}}'),
+  etag: 'W/"abc"',
+  fetchedAt: 1_700_000_000_000,
+  ttlSeconds: 600,
+};
 
 describe('the stored form of an answer', () => {
   it('reads back the answer it stored: header line, then the bytes as they are', () => {

@@ -24,7 +24,9 @@ describe('origin breaker', () => {
     const { breakers, monitor } = openBreakers();
     await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.reject(new Error('down')))).rejects.toThrow('down');
     vi.advanceTimersByTime(COOLDOWN_MS - 1);
-    await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('never called'))).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('never called'))).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
     vi.advanceTimersByTime(1);
 
     let answerProbe!: (page: string) => void;
@@ -63,7 +65,13 @@ describe('background fetches and the origin breaker', () => {
   it('open it when they fail on several distinct pages in a row, for the cooldown; a success between resets the count', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout'] });
     const monitor = createUpstreamMonitor({ metrics: createMetrics(), origin: ORIGIN, solver: { kind: 'none', available: false } });
-    const breakers = createOriginBreakers({ threshold: 2, siteWidePages: 3, cooldownMs: COOLDOWN_MS, countsAsFailure: () => true, monitor });
+    const breakers = createOriginBreakers({
+      threshold: 2,
+      siteWidePages: 3,
+      cooldownMs: COOLDOWN_MS,
+      countsAsFailure: () => true,
+      monitor,
+    });
     await expect(breakers.run(ORIGIN, `${ORIGIN}/a/`, fail, 'background')).rejects.toThrow('down');
     await expect(breakers.run(ORIGIN, `${ORIGIN}/b/`, fail, 'background')).rejects.toThrow('down');
     await expect(breakers.run(ORIGIN, `${ORIGIN}/c/`, () => Promise.resolve('page'), 'background')).resolves.toBe('page');
@@ -75,7 +83,9 @@ describe('background fetches and the origin breaker', () => {
     expect(monitor.status().breaker.state).toBe('open');
     // Users and background alike are refused while it is held open.
     await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('home'))).rejects.toBeInstanceOf(UpstreamUnavailableError);
-    await expect(breakers.run(ORIGIN, `${ORIGIN}/g/`, () => Promise.resolve('page'), 'background')).rejects.toBeInstanceOf(UpstreamUnavailableError);
+    await expect(breakers.run(ORIGIN, `${ORIGIN}/g/`, () => Promise.resolve('page'), 'background')).rejects.toBeInstanceOf(
+      UpstreamUnavailableError,
+    );
     vi.advanceTimersByTime(COOLDOWN_MS);
     expect(breakers.isOpen(ORIGIN)).toBe(false);
     await expect(breakers.run(ORIGIN, `${ORIGIN}/`, () => Promise.resolve('home'))).resolves.toBe('home');

@@ -56,5 +56,4 @@ describe('connection turns', () => {
     release();
     expect(typeof (await next)).toBe('function');
   });
-
 });

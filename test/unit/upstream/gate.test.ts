@@ -26,9 +26,26 @@ function scriptedSolver(pairs: [cookieAgent: string, reportedAgent: string][]): 
     calls: 0,
     async solve(url: string): Promise<Clearance> {
       const [cookieAgent, reportedAgent] = pairs[solver.calls++] ?? [AGENT, AGENT];
-      const cookies = [{ name: 'cf_clearance', value: simulator.mintClearance('127.0.0.1', cookieAgent), domain: '127.0.0.1', path: '/', expires: -1, httpOnly: true, secure: false }];
+      const cookies = [
+        {
+          name: 'cf_clearance',
+          value: simulator.mintClearance('127.0.0.1', cookieAgent),
+          domain: '127.0.0.1',
+          path: '/',
+          expires: -1,
+          httpOnly: true,
+          secure: false,
+        },
+      ];
       const obtainedAt = Date.now();
-      return { origin: new URL(url).origin, userAgent: reportedAgent, clientHints: {}, cookies, obtainedAt, expiresAt: clearanceExpiry(cookies, obtainedAt) };
+      return {
+        origin: new URL(url).origin,
+        userAgent: reportedAgent,
+        clientHints: {},
+        cookies,
+        obtainedAt,
+        expiresAt: clearanceExpiry(cookies, obtainedAt),
+      };
     },
     openTransport: () => Promise.reject(new Error('not used')),
     close: () => Promise.resolve(),
@@ -37,15 +54,25 @@ function scriptedSolver(pairs: [cookieAgent: string, reportedAgent: string][]): 
 }
 
 function gateWith(solver: ChallengeSolver | null) {
-  const monitor = createUpstreamMonitor({ metrics: createMetrics(), origin: simulator.origin, solver: { kind: 'chromium', available: solver !== null } });
-  return { gate: createChallengeGate({ solver, monitor, logger: createLogger('silent'), browserModeMs: 60_000, shared: createMemoryClearances() }), monitor };
+  const monitor = createUpstreamMonitor({
+    metrics: createMetrics(),
+    origin: simulator.origin,
+    solver: { kind: 'chromium', available: solver !== null },
+  });
+  return {
+    gate: createChallengeGate({ solver, monitor, logger: createLogger('silent'), browserModeMs: 60_000, shared: createMemoryClearances() }),
+    monitor,
+  };
 }
 
 const signal = () => AbortSignal.timeout(5000);
 
 describe('challenge gate', () => {
   it('solves again when the clearance in hand is bound to a different User-Agent', async () => {
-    const solver = scriptedSolver([[OTHER_AGENT, AGENT], [AGENT, AGENT]]);
+    const solver = scriptedSolver([
+      [OTHER_AGENT, AGENT],
+      [AGENT, AGENT],
+    ]);
     const { gate, monitor } = gateWith(solver);
     const url = `${simulator.origin}/ongoing/`;
     const stale = await gate.cleared(url, undefined, signal());
@@ -84,7 +111,7 @@ describe('challenge gate', () => {
     });
   });
 
-  it('sends the earning browser\'s User-Agent, client hints and cookies with a clearance', () => {
+  it("sends the earning browser's User-Agent, client hints and cookies with a clearance", () => {
     const clearance: Clearance = {
       origin: 'https://a.example',
       userAgent: AGENT,

@@ -9,12 +9,14 @@ export interface AnswersStore {
   /**
    * The answer of `key`: one kept here or by another instance that may still be served (fetched
    * after `newerThan`, for a refresh of an answer of that age), else `fetchHere()`'s, fetched by one
-   * instance at a time and kept. The caller has its outcome within the page deadline, or `onGiveUp()`'s error.
+   * instance at a time and kept. The caller has its outcome within the page deadline, or `onGiveUp()`'s error;
+   * a `background` caller (the crawler) waits out another instance's fetch that never ends (the
+   * instance died holding its lock) and then fetches here, since nobody waits for it.
    */
   load(
     key: string,
     fetchHere: () => Promise<CatalogAnswer>,
-    options: { newerThan?: number; onGiveUp: () => Error },
+    options: { newerThan?: number; onGiveUp: () => Error; background?: boolean },
   ): Promise<CatalogAnswer>;
   /** The newest answer kept for `key`, however old, for when its fetch failed; undefined when none is kept. */
   lastGood(key: string): Promise<CatalogAnswer | undefined>;

@@ -248,7 +248,7 @@ export function createCatalogService({
         `No answer from the upstream within ${deadlineMs} ms`,
         new URL(endpoint.upstreamPath(input as never, paths.site()), upstream.origin).href,
       );
-    return answers.load(key, fetchHere, { newerThan, onGiveUp }).then((answer) => {
+    return answers.load(key, fetchHere, { newerThan, onGiveUp, background: priority === 'background' }).then((answer) => {
       failedRefreshes.delete(key);
       failedFetches.delete(key);
       if (fetchedHere.has(answer)) lastGoodState = undefined;

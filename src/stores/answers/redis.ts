@@ -43,7 +43,7 @@ export function createRedisAnswers({ redis, file, lifetimes, deadlineMs, now }: 
   }
 
   return {
-    async load(key, fetchHere, { newerThan = 0, onGiveUp }) {
+    async load(key, fetchHere, { newerThan = 0, onGiveUp, background = false }) {
       const own = file.read(key);
       if (own !== undefined && servable(own, newerThan)) return own;
       const outcome = await sharedOnce({
@@ -57,7 +57,9 @@ export function createRedisAnswers({ redis, file, lifetimes, deadlineMs, now }: 
         },
         produce: fetchHere,
         write: (answer) => write(key, answer),
-        waitUntil: Date.now() + deadlineMs,
+        // A holder that died leaves its lock for a page deadline and the margin: a background fetch
+        // outlives it and fetches here, where a user's request gives up at its own deadline.
+        waitUntil: Date.now() + (background ? 2 * deadlineMs + LOCK_MARGIN_MS : deadlineMs),
         onGiveUp,
       });
       file.write(key, outcome.value);

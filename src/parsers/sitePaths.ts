@@ -1,3 +1,4 @@
+import { canonicalHref } from './canonical.js';
 import { decodedPathSegment, resolveHttpUrl } from './url.js';
 
 // Where a site on the theme keeps its series and its series list, read off any of its pages: the
@@ -95,7 +96,6 @@ export function isSeriesPage(html: string): boolean {
   return type === 'CreativeWorkSeries' || (type === undefined && SERIES_BOX.test(html));
 }
 
-const CANONICAL_TAG = /<link\b[^>]*\brel\s*=\s*["']?canonical["'\s>][^>]*>/i;
 const LOGO_BLOCK = /\bclass\s*=\s*["']?(?:[^"'>]*\s)?logos(?![\w-])/i;
 /** How far after the logo block's opening its home link is looked for. */
 const LOGO_REACH = 1_000;
@@ -106,10 +106,9 @@ const LOGO_REACH = 1_000;
  */
 export function readOwnOrigins(html: string): string[] {
   const own = new Set<string>();
-  const canonical = CANONICAL_TAG.exec(html)?.[0];
   const logo = LOGO_BLOCK.exec(html);
   const home = logo === null ? undefined : html.slice(logo.index, logo.index + LOGO_REACH).match(/<a\s[^>]*>/i)?.[0];
-  for (const href of [canonical && attributeOf(canonical, 'href'), home && attributeOf(home, 'href')]) {
+  for (const href of [canonicalHref(html), home && attributeOf(home, 'href')]) {
     if (href === undefined || !/^https?:\/\//i.test(href.trim())) continue;
     const url = resolveHttpUrl(href, 'http://localhost/');
     if (url !== null) own.add(url.origin);

@@ -67,7 +67,7 @@ export interface CatalogServiceDeps {
   /** The site's paths (learned, or set by a variable), which fetch the pages built on them. */
   paths: SitePaths;
   logger: Logger;
-  cache: AnswerCache<CatalogAnswer>;
+  cache: AnswerCache;
   ttlSeconds: (endpoint: AnyEndpoint) => number;
   /** The cache's clock: fetchedAt, Age and freshness must all read the same one. */
   now: () => number;
@@ -301,7 +301,7 @@ export function createCatalogService({
       return failedWith === undefined ? { answer: found.answer, cacheStatus: 'STALE' } : staleResult(found.answer, failedWith);
     }
     const failure = failedFetches.get(key);
-    const kept = failure && cache.peek(key);
+    const kept = failure && cache.kept(key);
     return failure && kept && kept.fetchedAt > now() - staleIfErrorMs ? staleResult(kept, failure.reason) : undefined;
   }
 
@@ -316,7 +316,7 @@ export function createCatalogService({
   /** The last good answer of `key` within STALE_IF_ERROR_S: the one in memory, else the one kept on disk (or in Redis). */
   async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
     const keptFrom = now() - staleIfErrorMs;
-    const inMemory = cache.peek(key);
+    const inMemory = cache.kept(key);
     if (inMemory !== undefined && inMemory.fetchedAt > keptFrom) return inMemory;
     const kept = await answers.lastGood(key);
     if (kept === undefined || kept.fetchedAt <= keptFrom) return undefined;
@@ -351,7 +351,7 @@ export function createCatalogService({
     const failure = failedFetches.get(key);
     if (failure === undefined) return undefined;
     const at = now();
-    const kept = cache.peek(key);
+    const kept = cache.kept(key);
     if (kept === undefined || kept.fetchedAt <= at - staleIfErrorMs) {
       failedFetches.delete(key);
       return undefined;

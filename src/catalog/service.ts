@@ -92,6 +92,7 @@ export interface CatalogServiceDeps {
  * deadline of CPU for the same error; half a minute turns a burst of requests for it into one, and a
  * page fixed upstream (or a render that PHP completes next time) is read again soon. A page of a
  * changed layout is not remembered: its parse is as cheap as any other.
+ * @internal exported for the tests: the unreadable-page tests move their clock past it.
  */
 export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
@@ -116,6 +117,7 @@ const FETCHES_REMEMBERED = 256;
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
  * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it, often
  * several times its own size.
+ * @internal exported for the tests: its unit test checks the copy owns its memory, which no answer shows.
  */
 export function ownBuffer(text: string): Buffer {
   const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));

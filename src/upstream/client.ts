@@ -113,6 +113,7 @@ function isRetryable(error: unknown): boolean {
   return error instanceof UpstreamBadResponseError && (error.status === null || error.status >= 500);
 }
 
+/** @internal exported for the tests: the tests build clients with short deadlines and their own solvers; the app builds it from its Config. */
 export function createUpstreamClient(options: UpstreamClientOptions): ResilientUpstreamClient {
   const { logger } = options;
   const metrics = options.metrics ?? createMetrics();

@@ -107,7 +107,7 @@ export function decodedPathSegment(segment: string): string {
 // Lazy-load plugins put a tiny stand-in in `src` (an inline data: URI or a blank/lazy gif or svg).
 const PLACEHOLDER_FILE = /(?:lazy|placeholder|blank)[^/]*\.(?:gif|svg)$/i;
 
-export function isPlaceholderImage(url: string): boolean {
+function isPlaceholderImage(url: string): boolean {
   if (/^\s*data:/i.test(url)) return true;
   // Only the path matters (a query may name anything); it is cut off without a URL parse.
   const path = url.trim().split(/[?#]/, 1)[0] ?? '';

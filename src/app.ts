@@ -2,7 +2,6 @@ import type { RequestListener, Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import express, { type Express } from 'express';
 import { AnswerCache } from './catalog/cache.js';
-import type { CatalogAnswer } from './catalog/answer.js';
 import { warmPageParser } from './catalog/pageParser.js';
 import { createCatalogService } from './catalog/service.js';
 import { checkTtlOverrides, endpoints, freshSeconds } from './catalog/endpoints/index.js';
@@ -104,7 +103,7 @@ export function createApp({
     now,
   });
   void warmPageParser();
-  const answerCache = new AnswerCache<CatalogAnswer>({
+  const answerCache = new AnswerCache({
     maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
     staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
     now,

@@ -4,7 +4,7 @@ import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 import { createRedisConnection, type RedisConnection } from '../redis/connection.js';
 import { openAnswerFile } from './answers/answerFile.js';
-import { createFileAnswers } from './answers/file.js';
+import { createSqliteAnswers } from './answers/sqlite.js';
 import { createRedisAnswers } from './answers/redis.js';
 import { keptUntil, type AnswerLifetimes } from './answers/storedAnswer.js';
 import type { AnswersStore } from '../catalog/answersStore.js';
@@ -38,10 +38,11 @@ import { createSqliteCatalogStore } from './catalog/sqlite.js';
 import { createSoleCrawlLock } from './crawlLock/memory.js';
 import { createRedisCrawlLock } from './crawlLock/redis.js';
 
-// Every thing instances share follows one pattern: an interface (<thing>/store.ts), the embedded
-// default (<thing>/memory.ts, or <thing>/file.ts in DATA_DIR where it must outlive a restart), and
-// a Redis implementation (<thing>/redis.ts) that falls back to the embedded one's behaviour while
-// Redis is down. This is the one place that picks between them, from REDIS_URL.
+// Every thing instances share follows one pattern: an interface beside the code that uses it, the
+// embedded default (<thing>/memory.ts, or <thing>/file.ts or <thing>/sqlite.ts in DATA_DIR where it
+// must outlive a restart), and a Redis implementation (<thing>/redis.ts) that falls back to the
+// embedded one's behaviour while Redis is down. This is the one place that picks between them, from
+// REDIS_URL.
 
 export interface SharedStores {
   /** The Redis connection when REDIS_URL is set, for /health and /metrics; undefined otherwise. */
@@ -98,7 +99,7 @@ export function createSharedStores({
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
-      answers: createFileAnswers({ file: answerFile, lifetimes, now }),
+      answers: createSqliteAnswers({ file: answerFile, lifetimes, now }),
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       originFile: createFileOrigin(config.DATA_DIR, logger),

@@ -8,6 +8,7 @@ import { endpoint, HOUR, MINUTE } from './types.js';
 /**
  * The site's URL of a finished series' last episode: `…-episode-52-subtitle-indonesia` is posted as
  * `…-episode-52-tamat-subtitle-indonesia`. Null when the slug names no episode number or is already one.
+ * @internal exported for the tests: its unit test feeds it slugs no simulated page has.
  */
 export function finaleSlug(slug: string): string | null {
   if (/(?:^|-)tamat(?:-|$)/.test(slug)) return null;

@@ -76,15 +76,17 @@ export interface RoundRatios {
 /**
  * `rounds` rounds of ours then the reference (A, B, A, B…): each callback measures one round and
  * gives its figure (a median time, a rate). Whatever else the shared machine runs weighs on both
- * figures of a round alike, so a goal is judged on the median of the rounds' ratios.
+ * figures of a round alike, so a goal is judged on the median of the rounds' ratios. `settled`
+ * may end the rounds early, once the ratios so far leave no doubt.
  */
 export async function alternatingRatios(
   rounds: number,
   ours: () => number | Promise<number>,
   reference: () => number | Promise<number>,
+  settled: (ratios: readonly number[]) => boolean = () => false,
 ): Promise<RoundRatios> {
   const result: RoundRatios = { ours: [], reference: [], ratios: [] };
-  for (let round = 0; round < rounds; round++) {
+  while (result.ratios.length < rounds && !settled(result.ratios)) {
     result.ours.push(await ours());
     result.reference.push(await reference());
     result.ratios.push(result.ours.at(-1)! / result.reference.at(-1)!);

@@ -26,7 +26,7 @@ const variant = isVariantName(values.profile) ? values.profile : variantFromEnv(
 // A site of the real one's size, which the crawler reads without pausing between pages (the
 // simulator's own latency paces it): the first pass takes a few minutes, long enough to watch.
 const simulator = await startSimulator({ port: Number(process.env.SIMULATOR_PORT ?? 4000), variant, latencyMs: 120, catalogSize: 1500 });
-const config = loadConfig({ CRAWL_INTERVAL_MS: '0', ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
+const config = loadConfig({ CRAWL_INTERVAL_S: '0', ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
 const app = createApp({ config, logger: createLogger(config.LOG_LEVEL) });
 const server = app.listen(config.PORT, config.HOST);
 await once(server, 'listening');

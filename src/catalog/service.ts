@@ -75,7 +75,7 @@ export interface CatalogServiceDeps {
   onLookup?: (result: 'hit' | 'stale' | 'miss') => void;
   /** Where answers are kept below the cache: DATA_DIR, and Redis for every instance (src/stores/index.ts picks it). */
   answers: AnswersStore;
-  /** The page deadline (UPSTREAM_TIMEOUT_MS): a wait for another instance's fetch ends there. */
+  /** The page deadline (UPSTREAM_TIMEOUT_S): a wait for another instance's fetch ends there. */
   deadlineMs: number;
   /** How long after its fetch an answer stands in when the upstream fails (STALE_IF_ERROR_S). */
   staleIfErrorMs: number;

@@ -263,7 +263,7 @@ function reportOperation(config: Config): JsonObject {
  * `origin` is where the client reached the service; the server and the contact are absolute URLs on it.
  */
 export function buildOpenApiDocument(config: Config, origin: string): JsonObject {
-  const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_MS / 60000);
+  const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_S / 60);
   return {
     openapi: '3.1.0',
     info: {
@@ -273,7 +273,7 @@ export function buildOpenApiDocument(config: Config, origin: string): JsonObject
         'A free, public, read-only JSON API over an Indonesian donghua catalog, scraped on demand. ' +
         `Each IP may make ${config.RATE_LIMIT_MAX} requests per ${windowMinutes} minutes on /catalog/*; ` +
         'past that the answer is 429 with Retry-After. Answers are cached per endpoint; ' +
-        `an answer past its freshness may still be served for up to ${config.CACHE_STALE_MAX_S} seconds, marked X-Cache: STALE.`,
+        `an answer past its freshness may still be served for up to ${config.STALE_WHILE_REVALIDATE_S} seconds, marked X-Cache: STALE.`,
       contact: { name: 'Report Center', url: `${origin}/report` },
       license: { name: license, identifier: license },
     },

@@ -7,7 +7,7 @@ let stack: TestStack;
 
 // A fresh app (and so an empty cache) and simulator for every test.
 beforeEach(async () => {
-  stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
+  stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_S: '1.5' } });
 });
 afterEach(() => stack.close());
 

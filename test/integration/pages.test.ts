@@ -163,7 +163,12 @@ describe('GET / (landing page)', () => {
 
   it('reads the limits and cache times from the configuration', async () => {
     const configured = await startTestStack({
-      env: { RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_MS: '600000', CACHE_TTL_OVERRIDES: '/catalog/genres=3600', CACHE_STALE_MAX_S: '7200' },
+      env: {
+        RATE_LIMIT_MAX: '20',
+        RATE_LIMIT_WINDOW_S: '600',
+        CACHE_TTL_OVERRIDES: '/catalog/genres=3600',
+        STALE_WHILE_REVALIDATE_S: '7200',
+      },
     });
     try {
       const $ = load((await request(configured.app).get('/')).text);

@@ -20,7 +20,7 @@ export interface RedisAnswersOptions {
   /** This instance's own copies: read first, and all that is left while Redis is down. */
   file: AnswerFile;
   lifetimes: AnswerLifetimes;
-  /** The page deadline (UPSTREAM_TIMEOUT_MS): how long a fetch holds the lock, and a waiter waits. */
+  /** The page deadline (UPSTREAM_TIMEOUT_S): how long a fetch holds the lock, and a waiter waits. */
   deadlineMs: number;
   /** The cache's clock, which fetchedAt reads. */
   now: () => number;

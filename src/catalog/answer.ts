@@ -1,8 +1,16 @@
 import type { StaleReason } from '../contract/schemas.js';
-import type { CachedAnswer } from './cache.js';
 
-/** A catalog answer as the cache holds it: the bytes to send and what Age, freshness and 304s need. */
-export type CatalogAnswer = CachedAnswer;
+/**
+ * A catalog answer as the cache holds it, built once per upstream fetch and sent as is on every
+ * hit: the bytes to send and what Age, freshness and 304s need.
+ */
+export interface CatalogAnswer {
+  body: Buffer;
+  etag: string;
+  /** When the upstream page was fetched (ms since epoch); Age counts from here. */
+  fetchedAt: number;
+  ttlSeconds: number;
+}
 
 /** What the upstream did to produce an answer fetched here: logged with the miss that waited for it. */
 export interface UpstreamFacts {

@@ -1,13 +1,5 @@
 import { LRUCache } from 'lru-cache';
-
-/** A ready-to-send answer, built once per upstream fetch and sent as is on every hit. */
-export interface CachedAnswer {
-  body: Buffer;
-  etag: string;
-  /** When the upstream page was fetched (ms since epoch); Age counts from here. */
-  fetchedAt: number;
-  ttlSeconds: number;
-}
+import type { CatalogAnswer } from './answer.js';
 
 export type Freshness = 'fresh' | 'stale';
 
@@ -18,7 +10,7 @@ export interface CacheOptions {
   now?: () => number;
 }
 
-type Loader<Answer> = () => Promise<Answer>;
+type Loader = () => Promise<CatalogAnswer>;
 
 /**
  * What an entry costs beyond its body, etag and key, so that the byte bound is the memory the cache
@@ -26,6 +18,7 @@ type Loader<Answer> = () => Promise<Answer>;
  * its Buffer and ArrayBuffer, the strings and lru-cache's slots; the old space V8 keeps committed
  * around them; the native memory of each buffer; and, with the cache full and evicting, evicted
  * answers that wait in the old space for the next major collection.
+ * @internal exported for the tests: the cache tests size entries against the byte budget with it.
  */
 export const ENTRY_OVERHEAD_BYTES = 1_200;
 
@@ -35,15 +28,15 @@ export const ENTRY_OVERHEAD_BYTES = 1_200;
  * failed load never stores anything, and a failed refresh keeps the entry it was replacing.
  * Freshness is ours (fetchedAt + TTL), since lru-cache's own TTL has no "stale for at most" window.
  */
-export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
-  private readonly lru: LRUCache<string, Answer, Loader<Answer>>;
+export class AnswerCache {
+  private readonly lru: LRUCache<string, CatalogAnswer, Loader>;
   private readonly staleMaxMs: number;
   private readonly now: () => number;
 
   constructor({ maxBytes, staleMaxMs, now = Date.now }: CacheOptions) {
     this.staleMaxMs = staleMaxMs;
     this.now = now;
-    this.lru = new LRUCache<string, Answer, Loader<Answer>>({
+    this.lru = new LRUCache<string, CatalogAnswer, Loader>({
       maxSize: maxBytes,
       sizeCalculation: (answer, key) => answer.body.length + answer.etag.length + key.length + ENTRY_OVERHEAD_BYTES,
       fetchMethod: (_key, _stale, { context }) => context(),
@@ -54,7 +47,7 @@ export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
   }
 
   /** The answer for `key` if it may be served now: fresh, or stale within the stale window. */
-  lookup(key: string): { answer: Answer; freshness: Freshness } | undefined {
+  lookup(key: string): { answer: CatalogAnswer; freshness: Freshness } | undefined {
     const answer = this.lru.get(key);
     if (answer === undefined) return undefined;
     const freshness = this.freshness(answer);
@@ -62,7 +55,7 @@ export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
   }
 
   /** Whether `answer` is fresh or stale now; undefined past its stale window. */
-  freshness(answer: CachedAnswer): Freshness | undefined {
+  freshness(answer: CatalogAnswer): Freshness | undefined {
     const age = this.now() - answer.fetchedAt;
     const ttlMs = answer.ttlSeconds * 1000;
     if (age < ttlMs) return 'fresh';
@@ -71,22 +64,22 @@ export class AnswerCache<Answer extends CachedAnswer = CachedAnswer> {
   }
 
   /** Loads `key` (joining a load already under way) and stores the answer; a failure stores nothing. */
-  load(key: string, loader: Loader<Answer>): Promise<Answer> {
-    return this.lru.fetch(key, { forceRefresh: true, allowStale: false, context: loader }) as Promise<Answer>;
+  load(key: string, loader: Loader): Promise<CatalogAnswer> {
+    return this.lru.fetch(key, { forceRefresh: true, allowStale: false, context: loader }) as Promise<CatalogAnswer>;
   }
 
   /** Starts one background refresh of `key` unless one is running; the current entry stays until it succeeds. */
-  refresh(key: string, loader: Loader<Answer>): void {
+  refresh(key: string, loader: Loader): void {
     void this.lru.fetch(key, { forceRefresh: true, allowStale: true, context: loader });
   }
 
-  /** The answer held for `key`, however old, without marking it used. */
-  peek(key: string): Answer | undefined {
+  /** The answer held for `key`, however old (past its stale window too), without marking it used. */
+  kept(key: string): CatalogAnswer | undefined {
     return this.lru.peek(key, { allowStale: true });
   }
 
   /** Holds `answer` for `key` as if it had been loaded (an answer kept elsewhere, served again). */
-  remember(key: string, answer: Answer): void {
+  remember(key: string, answer: CatalogAnswer): void {
     this.lru.set(key, answer);
   }
 

@@ -67,7 +67,7 @@ export interface CatalogServiceDeps {
   /** The site's paths (learned, or set by a variable), which fetch the pages built on them. */
   paths: SitePaths;
   logger: Logger;
-  cache: AnswerCache<CatalogAnswer>;
+  cache: AnswerCache;
   ttlSeconds: (endpoint: AnyEndpoint) => number;
   /** The cache's clock: fetchedAt, Age and freshness must all read the same one. */
   now: () => number;
@@ -92,6 +92,7 @@ export interface CatalogServiceDeps {
  * deadline of CPU for the same error; half a minute turns a burst of requests for it into one, and a
  * page fixed upstream (or a render that PHP completes next time) is read again soon. A page of a
  * changed layout is not remembered: its parse is as cheap as any other.
+ * @internal exported for the tests: the unreadable-page tests move their clock past it.
  */
 export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).
@@ -116,6 +117,7 @@ const FETCHES_REMEMBERED = 256;
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
  * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it, often
  * several times its own size.
+ * @internal exported for the tests: its unit test checks the copy owns its memory, which no answer shows.
  */
 export function ownBuffer(text: string): Buffer {
   const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
@@ -301,7 +303,7 @@ export function createCatalogService({
       return failedWith === undefined ? { answer: found.answer, cacheStatus: 'STALE' } : staleResult(found.answer, failedWith);
     }
     const failure = failedFetches.get(key);
-    const kept = failure && cache.peek(key);
+    const kept = failure && cache.kept(key);
     return failure && kept && kept.fetchedAt > now() - staleIfErrorMs ? staleResult(kept, failure.reason) : undefined;
   }
 
@@ -316,7 +318,7 @@ export function createCatalogService({
   /** The last good answer of `key` within STALE_IF_ERROR_S: the one in memory, else the one kept on disk (or in Redis). */
   async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
     const keptFrom = now() - staleIfErrorMs;
-    const inMemory = cache.peek(key);
+    const inMemory = cache.kept(key);
     if (inMemory !== undefined && inMemory.fetchedAt > keptFrom) return inMemory;
     const kept = await answers.lastGood(key);
     if (kept === undefined || kept.fetchedAt <= keptFrom) return undefined;
@@ -351,7 +353,7 @@ export function createCatalogService({
     const failure = failedFetches.get(key);
     if (failure === undefined) return undefined;
     const at = now();
-    const kept = cache.peek(key);
+    const kept = cache.kept(key);
     if (kept === undefined || kept.fetchedAt <= at - staleIfErrorMs) {
       failedFetches.delete(key);
       return undefined;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
-import type { CachedAnswer } from '../catalog/cache.js';
+import type { CatalogAnswer } from '../catalog/answer.js';
 import type { CatalogResult } from '../catalog/service.js';
 
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
@@ -36,7 +36,7 @@ export interface Representation {
 }
 
 /** The Age of an answer of the catalog's cache at `now`: whole seconds since it was fetched. */
-export const ageSecondsOf = (answer: CachedAnswer, now: number): number => Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
+export const ageSecondsOf = (answer: CatalogAnswer, now: number): number => Math.max(0, Math.floor((now - answer.fetchedAt) / 1000));
 
 /** X-Cache, Age and max-age of an answer of the catalog's cache (a catalog answer, or a feed built from one), `ageSeconds` old. */
 export function cacheHeaders({ answer, cacheStatus }: CatalogResult, ageSeconds: number): string[] {

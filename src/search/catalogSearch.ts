@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CatalogAnswer } from '../catalog/answer.js';
-import type { AnswerCache, CachedAnswer } from '../catalog/cache.js';
+import type { AnswerCache } from '../catalog/cache.js';
 import type { AnyEndpoint } from '../catalog/endpoints/index.js';
 import { cacheKey, type CatalogResult, type CatalogService } from '../catalog/service.js';
 import type { Pagination, SearchData } from '../contract/schemas.js';
@@ -33,7 +33,7 @@ export interface CatalogTitleSearch {
   /** Appended to the search's cache key. Throws CatalogNotReadyError while the crawler is off or has read nothing. */
   cacheKeySuffix(): string;
   /** The answer's bytes, ETag and date (a miss). Throws CatalogNotReadyError as above. */
-  answer(query: string, page: number): CachedAnswer;
+  answer(query: string, page: number): CatalogAnswer;
   /** How many series the index holds. */
   readonly size: number;
   /** Stops following the catalog. */
@@ -101,11 +101,7 @@ function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>):
  * `cached`, then `fetch`), the same answer cache and the same writer. A refusal (crawler off or
  * nothing read) is thrown by `fetch` only, so that the hit path leaves it to the Express route.
  */
-export function withTitleSearch(
-  catalog: CatalogService,
-  titleSearch: CatalogTitleSearch,
-  cache: AnswerCache<CatalogAnswer>,
-): CatalogService {
+export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache): CatalogService {
   // The key of a validated input, kept while the input lives and the index stays as it was: the
   // door keeps one input per URL it answered, so a repeated search builds no key.
   const keys = new WeakMap<Record<string, unknown>, { suffix: string; key: string }>();

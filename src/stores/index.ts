@@ -4,13 +4,14 @@ import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
 import { createRedisConnection, type RedisConnection } from '../redis/connection.js';
 import { openAnswerFile } from './answers/answerFile.js';
-import { createFileAnswers } from './answers/file.js';
+import { createSqliteAnswers } from './answers/sqlite.js';
 import { createRedisAnswers } from './answers/redis.js';
 import { keptUntil, type AnswerLifetimes } from './answers/storedAnswer.js';
 import type { AnswersStore } from '../catalog/answersStore.js';
 import { createMemoryClearances } from './clearance/memory.js';
 import { createRedisClearances } from './clearance/redis.js';
 import type { SharedClearances } from '../upstream/challenge/clearanceStore.js';
+import { SOLVE_TIMEOUT_MS } from '../upstream/challenge/solver.js';
 import { createMemoryOrigin } from './origin/memory.js';
 import { createRedisOrigin } from './origin/redis.js';
 import type { OriginStore, SharedOrigin } from '../upstream/originStore.js';
@@ -37,10 +38,11 @@ import { createSqliteCatalogStore } from './catalog/sqlite.js';
 import { createSoleCrawlLock } from './crawlLock/memory.js';
 import { createRedisCrawlLock } from './crawlLock/redis.js';
 
-// Every thing instances share follows one pattern: an interface (<thing>/store.ts), the embedded
-// default (<thing>/memory.ts, or <thing>/file.ts in DATA_DIR where it must outlive a restart), and
-// a Redis implementation (<thing>/redis.ts) that falls back to the embedded one's behaviour while
-// Redis is down. This is the one place that picks between them, from REDIS_URL.
+// Every thing instances share follows one pattern: an interface beside the code that uses it, the
+// embedded default (<thing>/memory.ts, or <thing>/file.ts or <thing>/sqlite.ts in DATA_DIR where it
+// must outlive a restart), and a Redis implementation (<thing>/redis.ts) that falls back to the
+// embedded one's behaviour while Redis is down. This is the one place that picks between them, from
+// REDIS_URL.
 
 export interface SharedStores {
   /** The Redis connection when REDIS_URL is set, for /health and /metrics; undefined otherwise. */
@@ -97,7 +99,7 @@ export function createSharedStores({
     return {
       redis: undefined,
       quota: () => createMemoryQuota(),
-      answers: createFileAnswers({ file: answerFile, lifetimes, now }),
+      answers: createSqliteAnswers({ file: answerFile, lifetimes, now }),
       clearances: createMemoryClearances(),
       origin: createMemoryOrigin(),
       originFile: createFileOrigin(config.DATA_DIR, logger),
@@ -120,7 +122,7 @@ export function createSharedStores({
     redis,
     quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
     answers: createRedisAnswers({ redis, file: answerFile, lifetimes, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
-    clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
+    clearances: createRedisClearances(redis, SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR, logger),
     sitePaths: createRedisSitePaths(redis, createFileSitePaths(config.DATA_DIR, logger)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AnswerCache, ENTRY_OVERHEAD_BYTES, type CachedAnswer } from '../../../src/catalog/cache.js';
+import type { CatalogAnswer } from '../../../src/catalog/answer.js';
+import { AnswerCache, ENTRY_OVERHEAD_BYTES } from '../../../src/catalog/cache.js';
 
 const T0 = Date.parse('2026-11-21T10:00:00Z');
 
@@ -13,7 +14,7 @@ function setup(options: { maxBytes?: number; staleMaxMs?: number } = {}) {
   return { clock, cache };
 }
 
-const answer = (text: string, fetchedAt = T0, ttlSeconds = 10): CachedAnswer => ({
+const answer = (text: string, fetchedAt = T0, ttlSeconds = 10): CatalogAnswer => ({
   body: Buffer.from(text),
   etag: `W/"${text.slice(0, 8)}"`,
   fetchedAt,
@@ -21,10 +22,10 @@ const answer = (text: string, fetchedAt = T0, ttlSeconds = 10): CachedAnswer => 
 });
 
 /** A loader that counts its calls and resolves when told to. */
-function deferredLoader(result: () => CachedAnswer) {
+function deferredLoader(result: () => CatalogAnswer) {
   const calls: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   const loader = () =>
-    new Promise<CachedAnswer>((resolve, reject) => {
+    new Promise<CatalogAnswer>((resolve, reject) => {
       calls.push({ resolve: () => resolve(result()), reject });
     });
   return { loader, calls };

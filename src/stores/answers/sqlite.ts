@@ -2,7 +2,7 @@ import type { AnswersStore } from '../../catalog/answersStore.js';
 import type { AnswerFile } from './answerFile.js';
 import { servableUntil, type AnswerLifetimes } from './storedAnswer.js';
 
-export interface FileAnswersOptions {
+export interface SqliteAnswersOptions {
   file: AnswerFile;
   lifetimes: AnswerLifetimes;
   /** The cache's clock, which fetchedAt reads. */
@@ -10,11 +10,11 @@ export interface FileAnswersOptions {
 }
 
 /**
- * One instance: every answer fetched is kept in the DATA_DIR file, and one kept there that may
+ * One instance: every answer fetched is kept in DATA_DIR/answers.sqlite, and one kept there that may
  * still be served stands in for a fetch (after a restart above all). The local LRU already fetches
  * each page once at a time.
  */
-export function createFileAnswers({ file, lifetimes, now }: FileAnswersOptions): AnswersStore {
+export function createSqliteAnswers({ file, lifetimes, now }: SqliteAnswersOptions): AnswersStore {
   return {
     async load(key, fetchHere, { newerThan = 0 }) {
       const kept = file.read(key);

@@ -72,11 +72,12 @@ export interface UpstreamClientOptions {
   connections?: Partial<ConnectionTurnsOptions>;
   /** Retries after the first attempt, on network errors and 5xx only. */
   maxRetries?: number;
+  /** How many users' page fetches in a row must fail for an origin's breaker to open (5 by default), and for how long (30 s). */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
-  /** How long a set-aside origin is skipped, and how often earlier origins are retried. */
+  /** How long a set-aside origin is skipped, and how often earlier origins are retried (15 min by default). */
   originRecheckMs?: number;
-  /** How long an origin that refuses a handed-over cookie is fetched through the browser. */
+  /** How long an origin that refuses a handed-over cookie is fetched through the browser (15 min by default). */
   browserModeMs?: number;
   /** One solve and one chosen origin for all instances (src/stores/index.ts picks them). */
   shared: { clearances: SharedClearances; origin: SharedOrigin };
@@ -86,25 +87,20 @@ const MAX_REDIRECTS = 3;
 /** Pause after a 429 that does not say how long. */
 const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
 
-/** Builds the client the configuration describes, solver included. */
+/** Builds the client the configuration describes, solver included; `options` are the stores and what tests change. */
 export function createUpstreamClientFromConfig(
   config: Config,
   logger: Logger,
   metrics: Metrics,
-  stores: Pick<UpstreamClientOptions, 'shared' | 'originFile'>,
+  options: Pick<UpstreamClientOptions, 'shared' | 'originFile' | 'breakerThreshold' | 'breakerCooldownMs'>,
 ): ResilientUpstreamClient {
   return createUpstreamClient({
     origins: config.UPSTREAM_BASE_URLS,
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
-    originFile: stores.originFile,
     logger,
     metrics,
     solver: createSolver(config, logger),
-    breakerThreshold: config.UPSTREAM_BREAKER_THRESHOLD,
-    breakerCooldownMs: config.UPSTREAM_BREAKER_COOLDOWN_MS,
-    originRecheckMs: config.UPSTREAM_ORIGIN_RECHECK_MS,
-    browserModeMs: config.UPSTREAM_BROWSER_MODE_MS,
-    shared: stores.shared,
+    ...options,
   });
 }
 

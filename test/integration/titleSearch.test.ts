@@ -157,7 +157,7 @@ describe('after the site renames a series', () => {
 
   beforeAll(async () => {
     // An update pass every second; the full pass (a day) never comes back within the test.
-    renamed = await startTestStack({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' } });
+    renamed = await startTestStack({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 } });
     await until(renamed, firstPassDone);
   }, 70_000);
   afterAll(() => renamed?.close());

@@ -4,6 +4,7 @@ import express, { type Express } from 'express';
 import { AnswerCache } from './catalog/cache.js';
 import { warmPageParser } from './catalog/pageParser.js';
 import { createCatalogService } from './catalog/service.js';
+import { checkTtlOverrides, endpoints, freshSeconds } from './catalog/endpoints/index.js';
 import type { Config } from './config/schema.js';
 import type { Logger } from './config/logger.js';
 import { errorHandler, notFoundHandler } from './http/errorHandler.js';
@@ -21,7 +22,7 @@ import { createOpenApiRouter } from './http/routes/openapi.js';
 import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
 import { createReportService } from './reports/service.js';
-import { createUpstreamClientFromConfig, type ResilientUpstreamClient } from './upstream/client.js';
+import { createUpstreamClientFromConfig, type ResilientUpstreamClient, type UpstreamClientOptions } from './upstream/client.js';
 import { createSitePaths } from './upstream/sitePaths.js';
 import { createMetrics, registerAnswerCacheMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
@@ -31,12 +32,12 @@ import { catalogResource } from './http/resources/catalog.js';
 import { exportResource } from './http/resources/export.js';
 import { feedResource } from './http/resources/feeds.js';
 import { createStatusRouter } from './http/routes/status.js';
-import { createStatusMonitor } from './status/monitor.js';
+import { createStatusMonitor, PROBE_INTERVAL_MS } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
 import { createSharedStores } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
-import { startCrawler } from './crawler/crawler.js';
+import { CRAWL_PASSES, startCrawler, type CrawlPasses } from './crawler/crawler.js';
 import { CRAWL_LOCK_TIMING, type CrawlLockTiming } from './crawler/crawlLock.js';
 import type { UserRequests } from './crawler/loopYield.js';
 import { registerCrawlMetrics } from './crawler/crawlMetrics.js';
@@ -51,10 +52,16 @@ export interface AppDeps {
   metrics?: Metrics;
   /** The clock of the cache and its headers; tests move it to expire answers. */
   now?: () => number;
-  /** When the status probe runs; tests trigger it by hand. A timer every STATUS_PROBE_INTERVAL_S otherwise. */
+  /** When the status probe runs; tests trigger it by hand. A timer every `probeIntervalMs` otherwise. */
   scheduleProbe?: ProbeSchedule;
   /** The crawl lock's life and retry with REDIS_URL; tests shorten them to see a takeover soon. */
   crawlLockTiming?: CrawlLockTiming;
+  /** How often the crawler looks for updates and reads every series again; tests shorten them. */
+  crawlPasses?: Partial<CrawlPasses>;
+  /** The time between two status probes; tests lengthen or shorten it. */
+  probeIntervalMs?: number;
+  /** The upstream breaker's threshold and cooldown; tests lower them. The client's own defaults otherwise. */
+  upstreamBreaker?: Pick<UpstreamClientOptions, 'breakerThreshold' | 'breakerCooldownMs'>;
 }
 
 /**
@@ -78,10 +85,16 @@ export function createApp({
   now = Date.now,
   scheduleProbe = everyInterval,
   crawlLockTiming = CRAWL_LOCK_TIMING,
+  crawlPasses,
+  probeIntervalMs = PROBE_INTERVAL_MS,
+  upstreamBreaker,
 }: AppDeps): App {
+  checkTtlOverrides(config);
   const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs });
   const { redis } = shared;
-  const upstream = injectedUpstream ?? createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile });
+  const upstream =
+    injectedUpstream ??
+    createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile, ...upstreamBreaker });
   const paths = createSitePaths({
     upstream,
     store: shared.sitePaths,
@@ -101,7 +114,7 @@ export function createApp({
     paths,
     logger,
     cache: answerCache,
-    ttlSeconds: (endpoint) => config[endpoint.ttlVariable],
+    ttlSeconds: (endpoint) => freshSeconds(endpoint, config),
     now,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
@@ -112,8 +125,13 @@ export function createApp({
   });
 
   const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
-  // Searches with source=catalog answer from the local catalog's title index, on the same paths and cache.
-  const titleSearch = createCatalogTitleSearch(catalogIndex, { source: () => upstream.origin, now, ttlSeconds: config.CACHE_TTL_SEARCH_S });
+  // Searches with source=catalog answer from the local catalog's title index, on the same paths, cache and TTL.
+  const searchEndpoint = endpoints.find((endpoint) => endpoint.path === '/catalog/search')!;
+  const titleSearch = createCatalogTitleSearch(catalogIndex, {
+    source: () => upstream.origin,
+    now,
+    ttlSeconds: freshSeconds(searchEndpoint, config),
+  });
   const catalog = withTitleSearch(siteCatalog, titleSearch, answerCache);
   const onCrawlStep = registerCrawlMetrics(metrics.registry, catalogIndex.state);
   const userRequests: UserRequests = { count: 0 };
@@ -124,8 +142,8 @@ export function createApp({
         lock: shared.crawlLock,
         lockRetryMs: crawlLockTiming.retryMs,
         intervalMs: config.CRAWL_INTERVAL_MS,
-        updateEveryMs: config.CRAWL_UPDATE_S * 1000,
-        fullPassEveryMs: config.CRAWL_FULL_PASS_S * 1000,
+        ...CRAWL_PASSES,
+        ...crawlPasses,
         now,
         logger,
         onStep: onCrawlStep,
@@ -164,7 +182,7 @@ export function createApp({
     logger,
     now,
     errorCodeOf: (error) => describeError(error).code,
-    probeIntervalMs: config.STATUS_PROBE_INTERVAL_S * 1000,
+    probeIntervalMs,
     schedule: scheduleProbe,
   });
   app.use(requestLog(logger, status.recordRequest));

@@ -2,13 +2,15 @@ import { once } from 'node:events';
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config/load.js';
 import { createLogger } from './config/logger.js';
+import { warnOfRetiredVariables } from './config/retired.js';
 import { dataDirProblem } from './files/dataDir.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-function readConfig() {
+/** A bad variable stops the start with the message that names it, not a stack trace. */
+function exitOnConfigError<T>(step: () => T): T {
   try {
-    return loadConfig(process.env);
+    return step();
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -18,7 +20,7 @@ function readConfig() {
   }
 }
 
-const config = readConfig();
+const config = exitOnConfigError(() => loadConfig(process.env));
 // A DATA_DIR the service cannot write stops the start with one line, not a store's stack trace.
 const dataDirFailure = dataDirProblem(config.DATA_DIR);
 if (dataDirFailure !== undefined) {
@@ -26,7 +28,8 @@ if (dataDirFailure !== undefined) {
   process.exit(1);
 }
 const logger = createLogger(config.LOG_LEVEL);
-const app = createApp({ config, logger });
+warnOfRetiredVariables(process.env, logger);
+const app = exitOnConfigError(() => createApp({ config, logger }));
 const server = app.listen(config.PORT, config.HOST);
 await once(server, 'listening');
 logger.info({ port: config.PORT, host: config.HOST, upstream: config.UPSTREAM_BASE_URLS }, 'listening');

@@ -105,6 +105,7 @@ const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
  * deadline of CPU for the same error; half a minute turns a burst of requests for it into one, and a
  * page fixed upstream (or a render that PHP completes next time) is read again soon. A page of a
  * changed layout is not remembered: its parse is as cheap as any other.
+ * @internal exported for the tests: the unreadable-page tests move their clock past it.
  */
 export const FAILED_PAGE_MEMORY_MS = 30_000;
 // Distinct failed pages remembered at once; beyond it the oldest is forgotten (and refetched).

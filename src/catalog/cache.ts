@@ -18,6 +18,7 @@ type Loader = () => Promise<CatalogAnswer>;
  * its Buffer and ArrayBuffer, the strings and lru-cache's slots; the old space V8 keeps committed
  * around them; the native memory of each buffer; and, with the cache full and evicting, evicted
  * answers that wait in the old space for the next major collection.
+ * @internal exported for the tests: the cache tests size entries against the byte budget with it.
  */
 export const ENTRY_OVERHEAD_BYTES = 1_200;
 

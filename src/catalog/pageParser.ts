@@ -19,6 +19,7 @@ import type { ParseOutcome, ParseStarted, ParseTask, ParseThreadData } from './p
  * How long one page may take to parse, from when its thread starts it: a real 300 KB page takes
  * ~4 ms warm, and the margin covers a first parse in cold code on a loaded machine, since a page
  * that passes it is remembered as failed.
+ * @internal exported for the tests: the unreadable-page tests advance fake timers by it.
  */
 export const PARSE_DEADLINE_MS = 2000;
 // How long the first pages wait for the process's first thread to load the parsers (a fraction of

@@ -29,6 +29,7 @@ export interface CatalogServiceDeps extends Omit<AnswerLifecycleDeps, 'fetchAnsw
  * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
  * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it, often
  * several times its own size.
+ * @internal exported for the tests: its unit test checks the copy owns its memory, which no answer shows.
  */
 export function ownBuffer(text: string): Buffer {
   const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));

@@ -9,7 +9,10 @@ export interface LogDestination {
 
 export type BatchedDestination = DestinationStream & Pick<LogDestination, 'flush' | 'flushSync'>;
 
-/** How long a line may wait for the lines after it before it is handed to the destination. */
+/**
+ * How long a line may wait for the lines after it before it is handed to the destination.
+ * @internal exported for the tests: the log batch tests advance fake timers by it.
+ */
 export const LOG_BATCH_MS = 20;
 /** A batch is handed over when this full, however young: ~230 request lines. */
 const BATCH_BYTES = 64 * 1024;

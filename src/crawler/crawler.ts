@@ -18,6 +18,15 @@ import { walkUpdatePage } from './updateWalk.js';
 // ask and is parsed by the same parser. Its place is saved after each list page and pass, and a
 // series read in the running pass is not read again after a restart.
 
+export interface CrawlPasses {
+  /** How often the site's update list is read for new and changed series. */
+  updateEveryMs: number;
+  /** How often every series is read again. */
+  fullPassEveryMs: number;
+}
+
+export const CRAWL_PASSES: CrawlPasses = { updateEveryMs: 10 * 60_000, fullPassEveryMs: 24 * 60 * 60_000 };
+
 export interface CrawlerOptions {
   catalog: CatalogService;
   index: CatalogIndex;
@@ -26,9 +35,8 @@ export interface CrawlerOptions {
   lockRetryMs: number;
   /** CRAWL_INTERVAL_MS: the least time between the end of one upstream request and the next. */
   intervalMs: number;
-  /** CRAWL_UPDATE_S and CRAWL_FULL_PASS_S, in ms. */
-  updateEveryMs: number;
-  fullPassEveryMs: number;
+  updateEveryMs: CrawlPasses['updateEveryMs'];
+  fullPassEveryMs: CrawlPasses['fullPassEveryMs'];
   /** The service's clock: pass times, checkedAt, and the cache the pages go to. */
   now: () => number;
   logger: Logger;

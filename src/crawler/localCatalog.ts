@@ -10,7 +10,7 @@ import { factsOf, type EntryFacts } from './entry.js';
 // holds each entry as its JSON bytes (off the JavaScript heap, ready for the export) plus one small
 // record per series (EntryFacts).
 
-export type CatalogChange = { kind: 'upsert'; entry: CatalogEntry } | { kind: 'remove'; slug: string };
+type CatalogChange = { kind: 'upsert'; entry: CatalogEntry } | { kind: 'remove'; slug: string };
 
 export interface CatalogState {
   /** CRAWL_ENABLED. */

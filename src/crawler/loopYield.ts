@@ -12,11 +12,20 @@ import { performance } from 'node:perf_hooks';
 
 /** The share of the event loop's time above which the users' requests keep it busy. */
 const BUSY_LOOP_SHARE = 0.6;
-/** Requests a second that keep the service busy, whatever the loop's share: a flood, not a page load or a probe. */
+/**
+ * Requests a second that keep the service busy, whatever the loop's share: a flood, not a page load or a probe.
+ * @internal exported for the tests: the loop-yield tests make a flood of exactly this rate.
+ */
 export const BUSY_REQUESTS_PER_S = 200;
-/** The longest the crawler yields before one step: under a flood, at least one step this often. */
+/**
+ * The longest the crawler yields before one step: under a flood, at least one step this often.
+ * @internal exported for the tests: the loop-yield tests advance fake timers by it.
+ */
 export const YIELD_AT_MOST_MS = 500;
-/** How long each look at the users' load lasts while yielding. */
+/**
+ * How long each look at the users' load lasts while yielding.
+ * @internal exported for the tests: the loop-yield tests advance fake timers by it.
+ */
 export const LOOK_SLICE_MS = 50;
 
 /** Requests the service was sent by its users, counted where every request comes in. */

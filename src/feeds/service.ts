@@ -49,6 +49,7 @@ const RENDERINGS_PER_MODEL = 16;
  * Dates a draft: release dates as the page gives them, every other entry by the moment it was
  * first seen. Entries new together are a second apart in page order, so that readers sorting by
  * date keep the site's order; times are whole seconds, as RSS writes them.
+ * @internal exported for the tests: its unit test dates drafts at chosen moments, which the feed routes do not allow.
  */
 export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen: FirstSeenStore, now: number): Promise<FeedModel> {
   const seen = new Set<string>();

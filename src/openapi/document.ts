@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, EXPORT_ERROR_CODES, LOCAL_CATALOG_PARAMETER, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import * as reportSchemas from '../reports/schema.js';
-import { endpoints, type AnyEndpoint } from '../catalog/endpoints/index.js';
+import { endpoints, freshSeconds, type AnyEndpoint } from '../catalog/endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from './examples/index.js';
 import { fieldDocs, type FieldDoc } from './fieldDocs.js';
 import * as contract from '../contract/index.js';
@@ -125,7 +125,7 @@ function catalogOperation(endpoint: AnyEndpoint, config: Config): JsonObject {
     operationId: `get${stem(endpoint.path)}`,
     tags: ['catalog'],
     summary: endpoint.summary,
-    description: `${endpoint.description}\n\nAnswers stay fresh for ${config[endpoint.ttlVariable]} seconds.`,
+    description: `${endpoint.description}\n\nAnswers stay fresh for ${freshSeconds(endpoint, config)} seconds.`,
     parameters,
     responses: {
       '200': {
@@ -177,7 +177,7 @@ function feedOperation(feed: FeedDefinition, config: Config): JsonObject {
     tags: ['feeds'],
     summary: feed.summary,
     description:
-      `${feed.description}\n\nBuilt from the answer of \`${feed.endpoint.path}\` (same cache and errors), fresh for ${config[feed.endpoint.ttlVariable]} seconds. ` +
+      `${feed.description}\n\nBuilt from the answer of \`${feed.endpoint.path}\` (same cache and errors), fresh for ${freshSeconds(feed.endpoint, config)} seconds. ` +
       'Entries link the site page and their JSON in this API, with the poster as image. Counted in the per-IP quota, except a conditional request answered 304.',
     parameters: [...slugParameters, format],
     responses: {

@@ -12,17 +12,19 @@ export interface SampleRequest {
   body?: Record<string, unknown>;
 }
 
+/** @internal exported for the tests: the code-sample tests key the samples they run by it. */
 export type SampleLanguage = 'curl' | 'javascript' | 'python';
 
-export interface CodeSample {
+interface CodeSample {
   language: SampleLanguage;
   label: string;
   code: string;
 }
 
 /** How a successful answer is read: the envelope's `data`, a JSON document, or text. */
-export type AnswerForm = 'envelope' | 'json' | 'text';
+type AnswerForm = 'envelope' | 'json' | 'text';
 
+/** @internal exported for the tests: the code-sample tests read each sample's output as its answer form says. */
 export function answerForm(mediaType: string): AnswerForm {
   const essence = mediaType.split(';')[0]!.trim().toLowerCase();
   if (essence === 'application/json') return 'envelope';
@@ -95,7 +97,10 @@ function python({ method, url, mediaType, body }: SampleRequest): string {
   ].join('\n');
 }
 
-/** The request in curl, JavaScript (fetch) and Python (requests), each reading the answer as its media type says. */
+/**
+ * The request in curl, JavaScript (fetch) and Python (requests), each reading the answer as its media type says.
+ * @internal exported for the tests: its unit test checks each language's code for one request.
+ */
 export function codeSamples(request: SampleRequest): CodeSample[] {
   return [
     { language: 'curl', label: 'curl', code: curl(request) },

@@ -1,8 +1,8 @@
-import { endpoints } from '../catalog/endpoints/index.js';
+import { endpoints, freshSeconds } from '../catalog/endpoints/index.js';
 import { exampleFor, REPORT_EXAMPLE } from '../openapi/examples/index.js';
 import { fieldDocs, type FieldDoc } from '../openapi/fieldDocs.js';
 import type { ErrorCode } from '../contract/schemas.js';
-import type { Config } from '../config/schema.js';
+import { writtenDefaults, type Config } from '../config/schema.js';
 import { catalogErrorCodes, ERROR_CODES, EXPORT_ERROR_CODES, LOCAL_CATALOG_PARAMETER, REPORT_ERROR_CODES } from '../contract/errorCodes.js';
 import { BODY_LIMIT_BYTES } from '../config/requestLimits.js';
 import { ReportFields } from '../reports/schema.js';
@@ -10,6 +10,7 @@ import { sampleView, type SampleView } from './codeSamples.js';
 import { formatDuration } from './duration.js';
 import { feedViews, type FeedDocView } from './feedsView.js';
 import { endpointText } from './endpointText.js';
+import { SETTINGS_TEXT } from './settingsText.js';
 import { anchorOf, serviceFacts, urlWithParameters, type ServiceFacts } from './serviceFacts.js';
 
 interface FieldRuleView {
@@ -61,6 +62,8 @@ export interface DocsView extends ServiceFacts {
   reportExampleJson: string;
   reportCode: SampleView;
   bodyLimitKb: number;
+  /** Every environment variable of a self-hosted instance: its default ('' when unset) and what it does. */
+  settings: { name: string; defaultValue: string; meaning: string }[];
 }
 
 /** A field's rule in words, from the same hints the validation and /openapi.json carry. */
@@ -118,7 +121,7 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       formAction: hasPathParameters(endpoint.path) ? `${TRY_PATH_PREFIX}${endpoint.path}` : endpoint.path,
       anchor: anchorOf(endpoint.path),
       ...endpointText(endpoint.path),
-      freshFor: formatDuration(config[endpoint.ttlVariable]),
+      freshFor: formatDuration(freshSeconds(endpoint, config)),
       parameters,
       exampleJson: pretty(example.response),
       code: sampleView(`GET ${endpoint.path}`, {
@@ -157,5 +160,10 @@ export function docsView(config: Config, baseUrl: string): DocsView {
       body: REPORT_EXAMPLE,
     }),
     bodyLimitKb: BODY_LIMIT_BYTES / 1024,
+    settings: Object.entries(writtenDefaults()).map(([name, defaultValue]) => ({
+      name,
+      defaultValue,
+      meaning: SETTINGS_TEXT[name as keyof Config],
+    })),
   };
 }

@@ -1,3 +1,4 @@
+import { freshSeconds } from '../catalog/endpoints/index.js';
 import type { Config } from '../config/schema.js';
 import type { ErrorCode } from '../contract/schemas.js';
 import { catalogErrorCodes, ERROR_CODES } from '../contract/errorCodes.js';
@@ -36,7 +37,7 @@ export function feedViews(config: Config): FeedDocView[] {
     path: `${feed.path}.{${FORMAT_LIST.join(',')}}`,
     anchor: anchorOf(feed.path),
     ...endpointText(feed.path),
-    freshFor: formatDuration(config[feed.endpoint.ttlVariable]),
+    freshFor: formatDuration(freshSeconds(feed.endpoint, config)),
     links: FORMAT_LIST.map((format) => ({
       format,
       name: FEED_FORMATS[format].name,

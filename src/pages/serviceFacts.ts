@@ -1,4 +1,4 @@
-import { endpoints } from '../catalog/endpoints/index.js';
+import { endpoints, freshSeconds } from '../catalog/endpoints/index.js';
 import { exampleFor } from '../openapi/examples/index.js';
 import type { Config } from '../config/schema.js';
 import { formatDuration } from './duration.js';
@@ -50,7 +50,7 @@ export function serviceFacts(config: Config): ServiceFacts {
       anchor: anchorOf(endpoint.path),
       summary: endpointText(endpoint.path).summary,
       tryUrl: urlWithParameters(endpoint.path, exampleFor(endpoint.path).parameters),
-      freshFor: formatDuration(config[endpoint.ttlVariable]),
+      freshFor: formatDuration(freshSeconds(endpoint, config)),
     })),
   };
 }

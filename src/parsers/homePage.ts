@@ -9,7 +9,7 @@ import { parsePagination } from './pagination.js';
 import { allWithin, blockByHeading, firstWithin, listingMarkup, loadMainColumn } from './scope.js';
 import { cleanText } from './text.js';
 import type { ParsedPage } from './types.js';
-import { absoluteUrl, isPlaceholderImage, linkTarget } from './url.js';
+import { imageCandidateUrl, linkTarget } from './url.js';
 import { elementText, firstMatch, firstMatches, hasAncestorWithin, hasClass, type Matcher } from './walk.js';
 
 // Some installs localise the section headings (Indonesian "Rilisan Terbaru").
@@ -101,12 +101,11 @@ const BACKGROUND_URL = /[uU][rR][lL]\(\s*(['"]?)(.*?)\1\s*\)/;
 
 function backdropUrl(backdrop: Element, pageUrl: string): string | null {
   const fromStyle = BACKGROUND_URL.exec(backdrop.attribs['style'] ?? '')?.[2];
-  for (const candidate of [fromStyle, backdrop.attribs['data-bg'], backdrop.attribs['data-src']]) {
-    if (!candidate || isPlaceholderImage(candidate)) continue;
-    const url = absoluteUrl(candidate, pageUrl);
-    if (url) return url;
-  }
-  return null;
+  return (
+    imageCandidateUrl(fromStyle, pageUrl) ??
+    imageCandidateUrl(backdrop.attribs['data-bg'], pageUrl) ??
+    imageCandidateUrl(backdrop.attribs['data-src'], pageUrl)
+  );
 }
 
 // Genre tabs: each `ul.nav-tabs a[href="#series-759"]` names the `div.tab-pane#series-759` holding its cards.

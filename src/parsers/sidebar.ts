@@ -74,20 +74,6 @@ export const NEW_MOVIE_WIDGET: Widget<LatestMovie[]> = {
   },
 };
 
-// The widgets of a page loaded whole (or from its sidebar on); pages parse them with parseWidgetOfPage.
-
-export function parseGenreWidget($: CheerioAPI, pageUrl: string): WidgetResult<Genre[]> {
-  return readWidget($, GENRE_WIDGET, pageUrl);
-}
-
-export function parseRankingWidget($: CheerioAPI, pageUrl: string): WidgetResult<Ranking> {
-  return readWidget($, RANKING_WIDGET, pageUrl);
-}
-
-export function parseNewMovieWidget($: CheerioAPI, pageUrl: string): WidgetResult<LatestMovie[]> {
-  return readWidget($, NEW_MOVIE_WIDGET, pageUrl);
-}
-
 /** Genre checkboxes of the quick-filter form (`input[name="genre[]"]` + `label[for]`), anywhere on the page. */
 export function parseQuickFilterGenres($: CheerioAPI, pageUrl: string): WidgetResult<Genre[]> {
   const labels = new Map<string, string>();

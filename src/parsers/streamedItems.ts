@@ -32,13 +32,6 @@ interface Capture {
   outer: Capture | null;
 }
 
-// Speed only: the same string, copied so that the engine may store it compactly when a character
-// elsewhere in the page (one `›` in a breadcrumb) made the page's whole string wide; the copy is
-// exact, so dropping it changes no answer.
-function compactCopy(markup: string): string {
-  return Buffer.from(markup, 'utf16le').toString('utf16le');
-}
-
 // htmlparser2 leaves the text of these elements as it is (scripts, styles; its tokenizer treats
 // textarea and xmp alike); every other text, and every attribute value, has its entities decoded.
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp']);
@@ -66,7 +59,7 @@ export function streamListItems<Role extends string>(
   const open: OpenElement[] = [];
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
-  const list = compactCopy(markup.slice(start));
+  const list = markup.slice(start);
   // Speed only: a list without a single `&` has no entity to decode, so neither attributes nor
   // texts are searched for one (the per-text test below is then skipped too).
   const decoding = list.includes('&');

@@ -107,7 +107,7 @@ export function decodedPathSegment(segment: string): string {
 // Lazy-load plugins put a tiny stand-in in `src` (an inline data: URI or a blank/lazy gif or svg).
 const PLACEHOLDER_FILE = /(?:lazy|placeholder|blank)[^/]*\.(?:gif|svg)$/i;
 
-export function isPlaceholderImage(url: string): boolean {
+function isPlaceholderImage(url: string): boolean {
   if (/^\s*data:/i.test(url)) return true;
   // Only the path matters (a query may name anything); it is cut off without a URL parse.
   const path = url.trim().split(/[?#]/, 1)[0] ?? '';
@@ -121,22 +121,25 @@ const LAZY_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-cfsrc'] as const;
 /** The real image URL of an `img` (its attributes are all it reads), absolute, or null when it only has placeholders. */
 export function imageUrl(img: Pick<Element, 'attribs'> | undefined, pageUrl: string): string | null {
   if (img === undefined) return null;
-  // Cleaned as read: the srcset grammar splits on whitespace, which includes some control characters.
-  const attribute = (name: string) => {
-    const value = img.attribs[name];
-    return value === undefined ? undefined : withoutNonText(value);
-  };
-  const candidates = [...LAZY_ATTRIBUTES.map(attribute), largestSrcsetCandidate(attribute('srcset')), attribute('src')];
-  for (const candidate of candidates) {
-    if (!candidate || isPlaceholderImage(candidate)) continue;
-    const url = absoluteUrl(candidate, pageUrl);
-    if (url) return url;
+  // In order of trust, each read only when those before it gave nothing (most images stop at the first).
+  for (const name of LAZY_ATTRIBUTES) {
+    const url = imageCandidateUrl(img.attribs[name], pageUrl);
+    if (url !== null) return url;
   }
-  return null;
+  const srcset = img.attribs['srcset'];
+  // Cleaned before it is split: the srcset grammar splits on whitespace, which includes some control characters.
+  return (
+    (srcset && imageCandidateUrl(largestSrcsetCandidate(withoutNonText(srcset)), pageUrl)) || imageCandidateUrl(img.attribs['src'], pageUrl)
+  );
 }
 
-function largestSrcsetCandidate(srcset: string | undefined): string | undefined {
-  if (!srcset) return undefined;
+/** One candidate URL of an image (an attribute, a CSS `url()`), absolute; null when it is empty, a placeholder or no http URL. */
+export function imageCandidateUrl(value: string | undefined, pageUrl: string): string | null {
+  const candidate = value === undefined ? '' : withoutNonText(value);
+  return candidate === '' || isPlaceholderImage(candidate) ? null : absoluteUrl(candidate, pageUrl);
+}
+
+function largestSrcsetCandidate(srcset: string): string | undefined {
   const candidates = parseSrcset(srcset);
   let best = candidates[0];
   for (const candidate of candidates) {
@@ -145,16 +148,24 @@ function largestSrcsetCandidate(srcset: string | undefined): string | undefined 
   return best?.url;
 }
 
+// A srcset's separators (whitespace and commas) and a candidate's URL (a run without whitespace),
+// read from a position (sticky) rather than one character test at a time.
+const SRCSET_SEPARATORS = /[\s,]*/y;
+const SRCSET_URL = /\S*/y;
+
 // Follows the HTML srcset grammar instead of splitting on commas, because Photon URLs carry
 // a comma inside the query (`?resize=247,350`).
 function parseSrcset(srcset: string): { url: string; width: number | null }[] {
   const candidates: { url: string; width: number | null }[] = [];
   let pos = 0;
   while (pos < srcset.length) {
-    while (pos < srcset.length && /[\s,]/.test(srcset.charAt(pos))) pos++;
+    SRCSET_SEPARATORS.lastIndex = pos;
+    SRCSET_SEPARATORS.exec(srcset);
+    pos = SRCSET_SEPARATORS.lastIndex;
     if (pos >= srcset.length) break;
-    let end = pos;
-    while (end < srcset.length && !/\s/.test(srcset.charAt(end))) end++;
+    SRCSET_URL.lastIndex = pos;
+    SRCSET_URL.exec(srcset);
+    const end = SRCSET_URL.lastIndex;
     let url = srcset.slice(pos, end);
     let descriptor = '';
     if (url.endsWith(',')) {

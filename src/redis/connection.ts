@@ -9,7 +9,7 @@ import type { Metrics } from '../metrics.js';
 // never waits for a reconnect, so a down Redis costs a request nothing but the fallback. A Redis
 // that stops answering (frozen, or cut off without a reset) counts as down as one that is gone.
 
-export type RedisState = 'connecting' | 'up' | 'down';
+type RedisState = 'connecting' | 'up' | 'down';
 
 /** What the Redis implementations need: the client, the state to fall back on, and the fallback count. */
 export interface RedisConnection {

@@ -3,6 +3,7 @@ import { REPORTS_FILE, type SharedReports } from './store.js';
 import { filterReports, ReportFilter } from './filter.js';
 import type { StoredReport } from './schema.js';
 
+/** @internal exported for the tests: the CLI test checks a wrong command prints it whole. */
 export const USAGE = `Usage:
   npm run reports -- [list] [--category C] [--severity S] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--json]
   npm run reports -- show <id> [--json]

@@ -14,6 +14,7 @@ export interface TitleSearchPage {
   readonly pagination: Pagination;
 }
 
+/** @internal exported for the tests: the title index test fills exactly one page. */
 export const TITLE_SEARCH_PER_PAGE = 20;
 /** A word this long or longer may have one letter wrong, missing or extra; shorter words would match too much. */
 const TYPO_MIN_LENGTH = 4;

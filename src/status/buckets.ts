@@ -9,6 +9,7 @@ const STEPS_PER_DOUBLING = 4;
 /** The last bucket ends at 0.5 ms · 2^20 ≈ 524 s and takes anything longer too. */
 export const BUCKET_COUNT = 81;
 
+/** @internal exported for the tests: the traffic test checks the bucket bounds directly. */
 export function bucketOf(durationMs: number): number {
   if (!(durationMs > FIRST_BOUND_MS)) return 0;
   return Math.min(BUCKET_COUNT - 1, Math.ceil(Math.log2(durationMs / FIRST_BOUND_MS) * STEPS_PER_DOUBLING));
@@ -21,6 +22,7 @@ export function countDuration(counts: Uint32Array, durationMs: number): void {
   counts[index] = (counts[index] ?? 0) + 1;
 }
 
+/** @internal exported for the tests: the traffic test checks the bucket bounds directly. */
 export const bucketUpperMs = (index: number): number => FIRST_BOUND_MS * 2 ** (index / STEPS_PER_DOUBLING);
 
 /** Adds sparse stored counts into dense ones. */

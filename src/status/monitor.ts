@@ -9,6 +9,9 @@ import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type StatusRecord, typ
 import type { ProbeSchedule } from './schedule.js';
 import { TrafficRecorder } from './traffic.js';
 
+/** The status probe fetches the upstream's home page this often (the answer warms the cache). */
+export const PROBE_INTERVAL_MS = 5 * 60_000;
+
 export interface StatusMonitorDeps {
   store: StatusHistoryStore;
   catalog: CatalogService;

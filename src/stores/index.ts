@@ -11,6 +11,7 @@ import type { AnswersStore } from '../catalog/answersStore.js';
 import { createMemoryClearances } from './clearance/memory.js';
 import { createRedisClearances } from './clearance/redis.js';
 import type { SharedClearances } from '../upstream/challenge/clearanceStore.js';
+import { SOLVE_TIMEOUT_MS } from '../upstream/challenge/solver.js';
 import { createMemoryOrigin } from './origin/memory.js';
 import { createRedisOrigin } from './origin/redis.js';
 import type { OriginStore, SharedOrigin } from '../upstream/originStore.js';
@@ -121,7 +122,7 @@ export function createSharedStores({
     redis,
     quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
     answers: createRedisAnswers({ redis, file: answerFile, lifetimes, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
-    clearances: createRedisClearances(redis, config.UPSTREAM_SOLVE_TIMEOUT_MS),
+    clearances: createRedisClearances(redis, SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR, logger),
     sitePaths: createRedisSitePaths(redis, createFileSitePaths(config.DATA_DIR, logger)),

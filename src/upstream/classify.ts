@@ -125,7 +125,10 @@ export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdi
   return { kind: 'upstream-error' };
 }
 
-/** Retry-After is either delay-seconds or an HTTP date. */
+/**
+ * Retry-After is either delay-seconds or an HTTP date.
+ * @internal exported for the tests: its unit test covers both Retry-After forms and the malformed ones.
+ */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
   if (!value) return null;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());

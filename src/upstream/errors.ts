@@ -42,6 +42,9 @@ export class UpstreamBlockedError extends UpstreamError {
   }
 }
 
+/** A wall that will not lift soon (a firewall block, a browser refused): a retry in seconds would only annoy it. */
+export const FIREWALL_RETRY_AFTER_SECONDS = 300;
+
 /** The upstream host keeps failing, so its circuit breaker is open and nothing is sent to it. */
 export class UpstreamUnavailableError extends UpstreamError {
   override readonly name = 'UpstreamUnavailableError';
@@ -124,4 +127,10 @@ export class ServiceBusyError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Failures that say the origin is in trouble: its breaker counts them, and once it is open they send us to another origin. */
+export function countsAgainstOrigin(error: unknown): boolean {
+  if (error instanceof UpstreamBadResponseError) return true;
+  return error instanceof UpstreamBlockedError && ['firewall', 'solve-failed', 'refused'].includes(error.reason);
 }

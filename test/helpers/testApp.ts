@@ -2,13 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger, type Logger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
-import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
 import type { ProbeSchedule } from '../../src/status/schedule.js';
-import type { ResilientUpstreamClient } from '../../src/upstream/client.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 
 export interface TestStack {
@@ -32,13 +30,9 @@ export async function startTestStack(
     /** A simulator that outlives the stack (a restart of the service against the same site); not closed with it. */
     sharedSimulator?: Simulator;
     env?: Record<string, string>;
-    upstream?: ResilientUpstreamClient;
-    now?: () => number;
-    scheduleProbe?: ProbeSchedule;
     /** Silent unless a test reads the log. */
     logger?: Logger;
-    crawlLockTiming?: CrawlLockTiming;
-  } = {},
+  } & Pick<AppDeps, 'upstream' | 'now' | 'scheduleProbe' | 'crawlLockTiming' | 'crawlPasses' | 'probeIntervalMs' | 'upstreamBreaker'> = {},
 ): Promise<TestStack> {
   const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
   const config = loadConfig({
@@ -55,14 +49,8 @@ export async function startTestStack(
     CRAWL_ENABLED: 'false',
     ...options.env,
   });
-  const app = createApp({
-    config,
-    logger: options.logger ?? createLogger('silent'),
-    upstream: options.upstream,
-    now: options.now,
-    scheduleProbe: options.scheduleProbe ?? noProbe,
-    crawlLockTiming: options.crawlLockTiming,
-  });
+  const { env: _env, simulator: _simulator, sharedSimulator: _shared, logger, scheduleProbe, ...deps } = options;
+  const app = createApp({ ...deps, config, logger: logger ?? createLogger('silent'), scheduleProbe: scheduleProbe ?? noProbe });
   return {
     app,
     simulator,

@@ -84,7 +84,7 @@ describe('the crawler', () => {
   });
 
   it('finds a new episode in the next update pass, reading only the top of the update-ordered list and the series that moved', async () => {
-    const stack = await stackOf({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' }, simulator: { catalogSize: 150 } });
+    const stack = await stackOf({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 }, simulator: { catalogSize: 150 } });
     await until(stack, firstPassDone);
     const before = (await exportOf(stack)).series;
     const slugs = stack.simulator.catalog.series
@@ -123,7 +123,8 @@ describe('the crawler', () => {
     let offsetMs = 0;
     const now = () => Date.now() + offsetMs;
     const stack = await stackOf({
-      env: { ...crawlEnv(), CRAWL_FULL_PASS_S: '3600', CRAWL_UPDATE_S: '3600' },
+      env: crawlEnv(),
+      crawlPasses: { updateEveryMs: 3_600_000, fullPassEveryMs: 3_600_000 },
       simulator: { catalogSize: 120 },
       now,
     });
@@ -163,7 +164,8 @@ describe('the crawler', () => {
 describe('politeness', () => {
   it('backs off while the site is down or walled off: a handful of requests, no entry rewritten; it goes on when the site is back', async () => {
     const stack = await stackOf({
-      env: { ...crawlEnv(0), UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' },
+      env: crawlEnv(0),
+      upstreamBreaker: { breakerThreshold: 3, breakerCooldownMs: 2000 },
       simulator: { catalogSize: 120 },
     });
     await until(stack, (state) => state.read >= 10);
@@ -215,7 +217,9 @@ describe('politeness', () => {
 describe('one broken series page', () => {
   it('costs users nothing: their misses all answer 200, the breaker stays closed, the pass finishes, and a new episode elsewhere reaches the export', async () => {
     const stack = await stackOf({
-      env: { ...crawlEnv(0), CRAWL_UPDATE_S: '1', UPSTREAM_BREAKER_THRESHOLD: '3', UPSTREAM_BREAKER_COOLDOWN_MS: '2000' },
+      env: crawlEnv(0),
+      crawlPasses: { updateEveryMs: 1000 },
+      upstreamBreaker: { breakerThreshold: 3, breakerCooldownMs: 2000 },
       simulator: { catalogSize: 100 },
     });
     const series = stack.simulator.catalog.series;

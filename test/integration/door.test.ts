@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
+import { endpoints, freshSeconds } from '../../src/catalog/endpoints/index.js';
 import { createDoor } from '../../src/http/door.js';
 import type { Quota } from '../../src/http/middleware/rateLimit.js';
 import type { ApiResource } from '../../src/http/resources/resource.js';
@@ -257,7 +258,8 @@ describe('a client past its quota', () => {
     expect((await refused.get('/catalog/home')).status).toBe(200);
     expect((await refused.get('/feeds/latest.atom')).status).toBe(200);
     expect((await refused.get('/catalog/home')).status).toBe(200);
-    clock.offsetMs = (stack.config.CACHE_TTL_HOME_S + 5) * 1000;
+    const home = endpoints.find((endpoint) => endpoint.path === '/catalog/home')!;
+    clock.offsetMs = (freshSeconds(home, stack.config) + 5) * 1000;
     stack.simulator.resetHits();
 
     const uncached = [

@@ -156,7 +156,10 @@ describe('GET /feeds/series/{slug}.{atom,rss,json}', () => {
 
   it('puts a new episode on top with a later date and leaves every other entry as it was', async () => {
     let clock = Date.now();
-    const { api, stack } = await start({ now: () => clock, env: { CACHE_TTL_SERIES_S: '60', CACHE_STALE_MAX_S: '0' } });
+    const { api, stack } = await start({
+      now: () => clock,
+      env: { CACHE_TTL_OVERRIDES: '/catalog/series/{slug}=60', CACHE_STALE_MAX_S: '0' },
+    });
     const path = '/feeds/series/swords-sorcery-academy.atom';
     const before = await readFeed((await api.get(path)).text, 'atom');
     expect(before.entries.map((entry) => entry.title)).toEqual([

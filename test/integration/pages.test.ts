@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { load, type CheerioAPI } from 'cheerio';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,7 +167,7 @@ describe('GET / (landing page)', () => {
 
   it('reads the limits and cache times from the configuration', async () => {
     const configured = await startTestStack({
-      env: { RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_MS: '600000', CACHE_TTL_GENRES_S: '3600', CACHE_STALE_MAX_S: '7200' },
+      env: { RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_MS: '600000', CACHE_TTL_OVERRIDES: '/catalog/genres=3600', CACHE_STALE_MAX_S: '7200' },
     });
     try {
       const $ = load((await request(configured.app).get('/')).text);
@@ -273,6 +274,20 @@ describe('GET /docs (API reference)', () => {
     );
     expect(text($, 'section:has(#batas)')).toContain('50 permintaan per 1 jam');
     expect(text($, 'section:has(#cache)')).toContain('X-Cache: STALE');
+  });
+
+  it('lists every environment variable of .env.example, in its order, with its default and what it does', async () => {
+    const $ = load((await request(stack.app).get('/docs')).text);
+    const documented = $('section:has(#konfigurasi) tbody tr')
+      .map((_, row) => [[$(row).children('td').eq(0).text(), $(row).children('td').eq(1).text()]])
+      .get() as unknown as [string, string][];
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => /^[A-Z]/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1) || 'tidak diisi']);
+    expect(documented).toEqual(example);
+    expect(rows($, 'section:has(#konfigurasi) tbody tr')[0]).toBe('PORT 3000 Port tempat layanan mendengarkan.');
+    expect($('nav.toc a[href="#konfigurasi"]').text()).toBe('Menjalankan sendiri: variabel lingkungan');
   });
 
   it('documents POST /api/reports with the report fields and their rules', async () => {

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMetrics } from '../../src/metrics.js';
-import { createRedisConnection, type RedisState } from '../../src/redis/connection.js';
+import { createRedisConnection } from '../../src/redis/connection.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { until } from '../helpers/waiting.js';
 
@@ -32,7 +32,7 @@ describe('the Redis connection', () => {
     });
     const metrics = createMetrics();
     const redis = createRedisConnection({ url: server.url, logger: pino({ level: 'info' }, sink), metrics });
-    const changes: RedisState[] = [];
+    const changes: string[] = [];
     redis.onStateChange((state) => changes.push(state));
     const gauge = async () => (await metrics.registry.getSingleMetricAsString('redis_up')).split('\n').at(-1);
     try {

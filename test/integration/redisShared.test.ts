@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApp, type App } from '../../src/app.js';
+import { createApp, type App, type AppDeps } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger, type Logger } from '../../src/config/logger.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
@@ -59,6 +59,7 @@ async function instance(
   env: Record<string, string> = {},
   logger: Logger = createLogger('silent'),
   now: () => number = Date.now,
+  upstreamBreaker: AppDeps['upstreamBreaker'] = undefined,
 ): Promise<Instance> {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: origins.join(','),
@@ -73,7 +74,7 @@ async function instance(
     CRAWL_ENABLED: 'false',
     ...env,
   });
-  const app = createApp({ config, logger, scheduleProbe: noProbe, now });
+  const app = createApp({ config, logger, scheduleProbe: noProbe, now, upstreamBreaker });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -201,7 +202,7 @@ describe('stale answers across instances', () => {
   it('are refreshed by one upstream fetch for both instances', async () => {
     // Both instances' clock, moved by hand: the answer is stale when the test says, not when a slow step makes it.
     const clock = manualClock();
-    const { upstream, a, b } = await twoInstances({ CACHE_TTL_SEARCH_S: '1' }, clock.now);
+    const { upstream, a, b } = await twoInstances({ CACHE_TTL_OVERRIDES: '/catalog/search=1' }, clock.now);
     const path = '/catalog/search?q=stale';
     expect((await get(a, path, '198.51.100.10')).headers.get('x-cache')).toBe('MISS');
     expect((await get(b, path, '198.51.100.10')).headers.get('x-cache')).toBe('HIT');
@@ -403,8 +404,9 @@ describe('the chosen origin across instances', () => {
     const primary = await simulator();
     const mirror = await simulator({ host: '127.0.0.2' });
     const origins = [primary.origin, mirror.origin];
-    const env = { UPSTREAM_BREAKER_THRESHOLD: '1' };
-    const [a, b] = await Promise.all([instance(origins, env), instance(origins, env)]);
+    // The first failed page sets the primary aside.
+    const failover = (): Promise<Instance> => instance(origins, {}, undefined, undefined, { breakerThreshold: 1 });
+    const [a, b] = await Promise.all([failover(), failover()]);
     primary.setFaults([{ kind: 'status', status: 522 }]);
     expect((await get(a, '/catalog/ongoing-series', '198.51.100.8')).status).toBe(200);
     expect((await health(a)).origin).toBe(mirror.origin);
@@ -415,7 +417,7 @@ describe('the chosen origin across instances', () => {
     expect(JSON.parse(fromB.body).meta.source).toBe(`${mirror.origin}/ongoing/page/3/`);
     expect(primary.hitCount()).toBe(primaryHits);
 
-    const c = await instance(origins, env);
+    const c = await failover();
     await until(async () => (await health(c)).origin === mirror.origin);
     expect((await health(c)).origin).toBe(mirror.origin);
   });

@@ -18,7 +18,7 @@ afterEach(async () => {
 });
 
 /** The app on a clock the test moves, with the status probe triggered by hand. */
-async function statusStack(options: { clock: { now: number }; env?: Record<string, string>; dataDir?: string }) {
+async function statusStack(options: { clock: { now: number }; env?: Record<string, string>; dataDir?: string; probeIntervalMs?: number }) {
   let probe: (() => Promise<unknown>) | undefined;
   let intervalMs: number | undefined;
   const scheduleProbe: ProbeSchedule = (run, interval) => {
@@ -29,6 +29,7 @@ async function statusStack(options: { clock: { now: number }; env?: Record<strin
   const stack = await startTestStack({
     now: () => options.clock.now,
     scheduleProbe,
+    probeIntervalMs: options.probeIntervalMs,
     env: { ...options.env, ...(options.dataDir ? { DATA_DIR: options.dataDir } : {}) },
   });
   stacks.push(stack);
@@ -47,7 +48,7 @@ const history = async (stack: TestStack) => (await request(stack.app).get('/heal
 
 describe('the status probe, /health/history and /status', () => {
   it("knows the upstream's state from the start: the first probe runs when the service starts, not an interval later", async () => {
-    const stack = await startTestStack({ scheduleProbe: everyInterval, env: { STATUS_PROBE_INTERVAL_S: '3600' } });
+    const stack = await startTestStack({ scheduleProbe: everyInterval, probeIntervalMs: 3_600_000 });
     stacks.push(stack);
     let body = await history(stack);
     for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack))
@@ -61,9 +62,9 @@ describe('the status probe, /health/history and /status', () => {
     expect(page.text).not.toContain('Tidak diketahui');
   });
 
-  it('schedules the probe every STATUS_PROBE_INTERVAL_S, through the catalog service (the answer warms the cache)', async () => {
+  it('schedules the probe every probe interval, through the catalog service (the answer warms the cache)', async () => {
     const clock = { now: T0 };
-    const { stack, intervalMs, probeAt } = await statusStack({ clock, env: { STATUS_PROBE_INTERVAL_S: '120' } });
+    const { stack, intervalMs, probeAt } = await statusStack({ clock, probeIntervalMs: 120_000 });
     expect(intervalMs()).toBe(120_000);
     await probeAt(T0);
     expect(stack.simulator.hits.map((hit) => hit.path)).toEqual(['/']);

@@ -67,7 +67,8 @@ describe('the status history in Redis', () => {
     const stack = await startTestStack({
       logger,
       scheduleProbe: everyInterval,
-      env: { REDIS_URL: redisServer.url, STATUS_PROBE_INTERVAL_S: '3600' },
+      probeIntervalMs: 3_600_000,
+      env: { REDIS_URL: redisServer.url },
     });
     stacks.push(stack);
     for (const deadline = Date.now() + 10_000; (await inspector.xlen('status:history')) === 0 && Date.now() < deadline;)

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CatalogChange } from '../../src/crawler/localCatalog.js';
 import { crawlEnv, firstPassDone, until } from '../helpers/crawl.js';
 import { expectErrorEnvelope } from '../helpers/errorEnvelope.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
@@ -147,7 +146,7 @@ describe('after the site renames a series', () => {
         () => reject(new Error(`no update pass brought "${title}" within ${UPDATE_DEADLINE_MS} ms`)),
         UPDATE_DEADLINE_MS,
       );
-      const stop = renamed.app.localCatalog.onChange((change: CatalogChange) => {
+      const stop = renamed.app.localCatalog.onChange((change) => {
         if (change.kind === 'upsert' && change.entry.slug === slug && change.entry.title === title) {
           clearTimeout(timer);
           stop();
@@ -158,7 +157,7 @@ describe('after the site renames a series', () => {
 
   beforeAll(async () => {
     // An update pass every second; the full pass (a day) never comes back within the test.
-    renamed = await startTestStack({ env: { ...crawlEnv(), CRAWL_UPDATE_S: '1' } });
+    renamed = await startTestStack({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 } });
     await until(renamed, firstPassDone);
   }, 70_000);
   afterAll(() => renamed?.close());

@@ -323,8 +323,6 @@ describe('/health/upstream and /metrics', () => {
       DATA_DIR: tempDataDir(),
       LOG_LEVEL: 'silent',
       SOLVER: 'off',
-      UPSTREAM_BREAKER_THRESHOLD: '2',
-      UPSTREAM_BREAKER_COOLDOWN_MS: '60000',
       CRAWL_ENABLED: 'false',
     });
     const { client, metrics } = testClient(config.UPSTREAM_BASE_URLS, { breakerThreshold: 2, breakerCooldownMs: 60_000, maxRetries: 0 });

@@ -15,7 +15,7 @@ import { parseSeasonPage } from '../../parsers/seasonPage.js';
 import { parseSeriesListPage } from '../../parsers/seriesListPage.js';
 import type { Taxonomy } from '../../parsers/term.js';
 import { parseTermListingPage } from '../../parsers/termListingPage.js';
-import { endpoint } from './types.js';
+import { endpoint, HOUR, MINUTE } from './types.js';
 
 /** `/base/` or `/base/page/N/`: WordPress's paged archive URLs. */
 const paged = (base: string, page: number) => (page > 1 ? `${base}page/${page}/` : base);
@@ -30,7 +30,7 @@ function termListing(path: `/catalog/${string}/{slug}`, taxonomy: Exclude<Taxono
     query: PageQuery,
     data: TermListingData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_LISTING_S',
+    ttlSeconds: 10 * MINUTE,
     upstreamPath: ({ slug, page }) => paged(`/${taxonomy}/${upstreamSlug(slug)}/`, page),
     parse: (html, pageUrl) => parseTermListingPage(html, pageUrl, taxonomy),
   });
@@ -57,7 +57,7 @@ export const browseEndpoints = [
     query: PageQuery,
     data: CompletedSeriesData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_LISTING_S',
+    ttlSeconds: 10 * MINUTE,
     upstreamPath: ({ page }) => paged('/completed/', page),
     parse: (html, pageUrl) => parseSeriesListPage(html, pageUrl, { pageKind: 'completed' }),
   }),
@@ -74,7 +74,7 @@ export const browseEndpoints = [
     query: NoQuery,
     data: SeasonData,
     paginated: false,
-    ttlVariable: 'CACHE_TTL_SEASON_S',
+    ttlSeconds: HOUR,
     upstreamPath: ({ slug }) => `/season/${upstreamSlug(slug)}/`,
     parse: (html, pageUrl) => parseSeasonPage(html, pageUrl),
   }),
@@ -86,7 +86,7 @@ export const browseEndpoints = [
     query: NoQuery,
     data: ScheduleData,
     paginated: false,
-    ttlVariable: 'CACHE_TTL_SCHEDULE_S',
+    ttlSeconds: 30 * MINUTE,
     upstreamPath: () => '/schedule/',
     parse: (html, pageUrl) => parseSchedulePage(html, pageUrl),
   }),
@@ -98,7 +98,7 @@ export const browseEndpoints = [
     query: AzListQuery,
     data: AzListData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_AZ_S',
+    ttlSeconds: HOUR,
     // The site calls the sign group `.`; we call it `#`, as its own footer links read.
     upstreamPath: ({ letter, page }) =>
       paged('/az-lists/', page) + (letter === null ? '' : `?${new URLSearchParams({ show: letter === '#' ? '.' : letter }).toString()}`),
@@ -115,7 +115,7 @@ export const browseEndpoints = [
     query: SeriesFilterQuery,
     data: SeriesFilterData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_LISTING_S',
+    ttlSeconds: 10 * MINUTE,
     sitePath: 'list',
     upstreamPath: (input, { listPath }) => `${listPath}?${filterQuery(input)}`,
     parse: (html, pageUrl, { status, type, order, genre, season, studio }) => {

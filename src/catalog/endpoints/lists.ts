@@ -4,7 +4,7 @@ import { parseGenreList } from '../../parsers/genreList.js';
 import { parseHomePage } from '../../parsers/homePage.js';
 import { parseSearchPage } from '../../parsers/searchPage.js';
 import { parseNewMoviePage, parsePopularSeriesPage, parseSeriesListPage } from '../../parsers/seriesListPage.js';
-import { endpoint } from './types.js';
+import { endpoint, HOUR, MINUTE } from './types.js';
 
 const pagedRoot = (page: number) => (page > 1 ? `/page/${page}/` : '/');
 
@@ -18,7 +18,7 @@ export const listEndpoints = [
     query: PageQuery,
     data: HomeData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_HOME_S',
+    ttlSeconds: 5 * MINUTE,
     upstreamPath: ({ page }) => pagedRoot(page),
     parse: (html, pageUrl) => parseHomePage(html, pageUrl),
   }),
@@ -30,7 +30,7 @@ export const listEndpoints = [
     query: SearchQuery,
     data: SearchData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_SEARCH_S',
+    ttlSeconds: 10 * MINUTE,
     upstreamPath: ({ q, page }) => `${pagedRoot(page)}?${new URLSearchParams({ s: q }).toString()}`,
     parse: (html, pageUrl, { q }) => {
       const parsed = parseSearchPage(html, pageUrl);
@@ -44,7 +44,7 @@ export const listEndpoints = [
     query: NoQuery,
     data: GenresData,
     paginated: false,
-    ttlVariable: 'CACHE_TTL_GENRES_S',
+    ttlSeconds: 12 * HOUR,
     upstreamPath: () => '/',
     parse: (html, pageUrl) => parseGenreList(html, pageUrl),
   }),
@@ -55,7 +55,7 @@ export const listEndpoints = [
     query: PageQuery,
     data: OngoingSeriesData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_ONGOING_S',
+    ttlSeconds: 10 * MINUTE,
     upstreamPath: ({ page }) => (page > 1 ? `/ongoing/page/${page}/` : '/ongoing/'),
     parse: (html, pageUrl) => parseSeriesListPage(html, pageUrl),
   }),
@@ -67,7 +67,7 @@ export const listEndpoints = [
     query: PageQuery,
     data: PopularSeriesData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_POPULAR_S',
+    ttlSeconds: 30 * MINUTE,
     sitePath: 'list',
     upstreamPath: ({ page }, { listPath }) => `${listPath}?order=popular&page=${page}`,
     parse: (html, pageUrl) => parsePopularSeriesPage(html, pageUrl),
@@ -80,7 +80,7 @@ export const listEndpoints = [
     query: PageQuery,
     data: NewMovieData,
     paginated: true,
-    ttlVariable: 'CACHE_TTL_NEW_MOVIE_S',
+    ttlSeconds: 30 * MINUTE,
     sitePath: 'list',
     upstreamPath: ({ page }, { listPath }) => `${listPath}?type=movie&order=update&page=${page}`,
     parse: (html, pageUrl) => parseNewMoviePage(html, pageUrl),

@@ -3,11 +3,12 @@ import { NoQuery, slugParam, upstreamSlug } from '../../contract/params.js';
 import { Episode, SeriesDetail } from '../../contract/series.js';
 import { parseEpisodePage } from '../../parsers/episodePage.js';
 import { parseSeriesPage } from '../../parsers/seriesPage.js';
-import { endpoint } from './types.js';
+import { endpoint, HOUR, MINUTE } from './types.js';
 
 /**
  * The site's URL of a finished series' last episode: `…-episode-52-subtitle-indonesia` is posted as
  * `…-episode-52-tamat-subtitle-indonesia`. Null when the slug names no episode number or is already one.
+ * @internal exported for the tests: its unit test feeds it slugs no simulated page has.
  */
 export function finaleSlug(slug: string): string | null {
   if (/(?:^|-)tamat(?:-|$)/.test(slug)) return null;
@@ -26,7 +27,7 @@ export const seriesEndpoints = [
     query: NoQuery,
     data: SeriesDetail,
     paginated: false,
-    ttlVariable: 'CACHE_TTL_SERIES_S',
+    ttlSeconds: 10 * MINUTE,
     sitePath: 'series',
     upstreamPath: ({ slug }, { seriesPath }) => `${seriesPath}${upstreamSlug(slug)}/`,
     parse: (html, pageUrl) => parseSeriesPage(html, pageUrl),
@@ -40,7 +41,7 @@ export const seriesEndpoints = [
     query: NoQuery,
     data: Episode,
     paginated: false,
-    ttlVariable: 'CACHE_TTL_EPISODE_S',
+    ttlSeconds: HOUR,
     upstreamPath: ({ slug }) => `/${upstreamSlug(slug)}/`,
     fallbackPath: ({ slug }) => {
       const finale = finaleSlug(slug);

@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { CacheTtlVariable } from '../../config/schema.js';
 import { NoParams } from '../../contract/params.js';
 import type { ParsedPage } from '../../parsers/types.js';
 import type { SitePathKind, UpstreamSite } from '../../upstream/sitePaths.js';
@@ -22,8 +21,8 @@ export interface Endpoint<
   input: z.ZodObject;
   data: Data;
   paginated: boolean;
-  /** The configuration variable holding how long an answer stays fresh, in seconds. */
-  ttlVariable: CacheTtlVariable;
+  /** How long an answer stays fresh, in seconds, unless CACHE_TTL_OVERRIDES names the endpoint (see `freshSeconds`). */
+  ttlSeconds: number;
   /** The path of the site `upstreamPath` is built on, learned before the first fetch (src/upstream/sitePaths.ts); none when it reads neither. */
   sitePath?: SitePathKind;
   upstreamPath(input: Input<Params, Query>, site: UpstreamSite): string;
@@ -36,6 +35,9 @@ type Definition<Params extends z.ZodObject, Query extends z.ZodObject, Data exte
   Endpoint<Params, Query, Data>,
   'params' | 'input'
 > & { params?: Params };
+
+export const MINUTE = 60;
+export const HOUR = 60 * MINUTE;
 
 /** One entry of the table; ties its parameter types to its functions while each group stays one list. */
 export function endpoint<Query extends z.ZodObject, Data extends z.ZodType, Params extends z.ZodObject = typeof NoParams>(

@@ -9,6 +9,7 @@ import { builtAtMostEvery, renderView } from '../builtPages.js';
  * How long a built status page or /health/history body is served before the next request builds
  * it again: both are public and unmetered, so a flood of them costs one build per period rather
  * than one per request, and stays off everyone else's latency.
+ * @internal exported for the tests: the status tests move their clock to either side of it.
  */
 export const STATUS_REBUILT_AFTER_MS = 5_000;
 

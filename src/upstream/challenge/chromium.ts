@@ -6,6 +6,7 @@ import type { BrowserTransport, ChallengeSolver } from './solver.js';
 /**
  * What Debian's Chromium needs here: as root in a sandbox without a GPU, and without calling home
  * (on a closed network those connections are refused and slow everything down).
+ * @internal exported for the tests: the browser tests launch Debian's Chromium as the solver does.
  */
 export const CHROMIUM_BASE_ARGS = [
   '--no-sandbox',

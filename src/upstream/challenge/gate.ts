@@ -15,7 +15,6 @@ const NO_SOLVER_RETRY_AFTER_SECONDS = 60;
 const SOLVE_PENDING_RETRY_AFTER_SECONDS = 10;
 
 export interface ChallengeGate {
-  readonly solverAvailable: boolean;
   /** The clearance to send to `origin`, if an unexpired one exists. */
   clearance(origin: string): Clearance | undefined;
   /**
@@ -155,7 +154,6 @@ export function createChallengeGate(options: ChallengeGateOptions): ChallengeGat
   }
 
   return {
-    solverAvailable: solver !== null,
     clearance,
     cleared,
     transport,

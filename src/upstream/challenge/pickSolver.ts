@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import type { Logger } from '../../config/logger.js';
 import { createChromiumSolver } from './chromium.js';
 import { createFlareSolverrSolver } from './flaresolverr.js';
-import type { ChallengeSolver } from './solver.js';
+import { SOLVE_TIMEOUT_MS, type ChallengeSolver } from './solver.js';
 
 // Apart from solver.ts, so that the solvers can import the interface they implement without a cycle.
 
@@ -12,9 +12,10 @@ export interface SolverConfig {
   SOLVER: SolverSetting;
   CHROMIUM_PATH: string;
   FLARESOLVERR_URL?: string | undefined;
-  UPSTREAM_SOLVE_TIMEOUT_MS: number;
-  BROWSER_IDLE_MS: number;
 }
+
+/** The browser closes after this long without a solve or a browser-page fetch. */
+const BROWSER_IDLE_MS = 5 * 60_000;
 
 function isExecutable(path: string): boolean {
   try {
@@ -30,8 +31,8 @@ function isExecutable(path: string): boolean {
  * configured, then a local Chromium when its binary is there, else none (challenges answer 503).
  */
 export function createSolver(config: SolverConfig, logger: Logger): ChallengeSolver | null {
-  const timeoutMs = config.UPSTREAM_SOLVE_TIMEOUT_MS;
-  const chromium = () => createChromiumSolver({ executablePath: config.CHROMIUM_PATH, timeoutMs, idleMs: config.BROWSER_IDLE_MS, logger });
+  const timeoutMs = SOLVE_TIMEOUT_MS;
+  const chromium = () => createChromiumSolver({ executablePath: config.CHROMIUM_PATH, timeoutMs, idleMs: BROWSER_IDLE_MS, logger });
   const flaresolverr = (url: string) => createFlareSolverrSolver({ url, timeoutMs });
   switch (config.SOLVER) {
     case 'off':

@@ -1,6 +1,9 @@
 import type { UpstreamAnswer, UpstreamFailure } from '../classify.js';
 import type { Clearance } from './clearance.js';
 
+/** How long one solve may take, browser start included; another instance waits as long for a shared solve. */
+export const SOLVE_TIMEOUT_MS = 30_000;
+
 /** Gets through an anti-bot challenge the way a person's browser does. */
 export interface ChallengeSolver {
   readonly kind: 'chromium' | 'flaresolverr';

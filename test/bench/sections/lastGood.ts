@@ -179,7 +179,7 @@ async function staleOverHttp(report: BenchReport): Promise<void> {
   const service = await startService({
     ...NO_QUOTA,
     UPSTREAM_BASE_URLS: simulator.origin,
-    CACHE_TTL_POPULAR_S: '1',
+    CACHE_TTL_OVERRIDES: '/catalog/popular-series=1',
     CACHE_STALE_MAX_S: '0',
   });
   const staleUrl = `${service.origin}/catalog/popular-series`;

@@ -19,7 +19,7 @@ export async function staleWhileRevalidateSection(report: BenchReport): Promise<
   const service = await startService({
     ...NO_QUOTA,
     UPSTREAM_BASE_URLS: simulator.origin,
-    CACHE_TTL_ONGOING_S: '2',
+    CACHE_TTL_OVERRIDES: '/catalog/ongoing-series=2',
     UPSTREAM_TIMEOUT_MS: '10000',
   });
   const url = `${service.origin}/catalog/ongoing-series`;

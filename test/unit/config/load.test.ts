@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkTtlOverrides, endpoints, freshSeconds } from '../../../src/catalog/endpoints/index.js';
 import { ConfigError, loadConfig } from '../../../src/config/load.js';
 
 describe('loadConfig', () => {
@@ -13,40 +14,20 @@ describe('loadConfig', () => {
       SOLVER: 'auto',
       CHROMIUM_PATH: '/usr/bin/chromium',
       FLARESOLVERR_URL: undefined,
-      UPSTREAM_SOLVE_TIMEOUT_MS: 30000,
-      UPSTREAM_BREAKER_THRESHOLD: 5,
-      UPSTREAM_BREAKER_COOLDOWN_MS: 30000,
-      UPSTREAM_ORIGIN_RECHECK_MS: 900000,
-      UPSTREAM_BROWSER_MODE_MS: 900000,
-      BROWSER_IDLE_MS: 300000,
       RATE_LIMIT_MAX: 50,
       RATE_LIMIT_WINDOW_MS: 3600000,
       REPORT_RATE_LIMIT_MAX: 5,
       CACHE_MAX_MB: 64,
       CACHE_STALE_MAX_S: 86400,
-      CACHE_TTL_HOME_S: 300,
-      CACHE_TTL_SEARCH_S: 600,
-      CACHE_TTL_GENRES_S: 43200,
-      CACHE_TTL_ONGOING_S: 600,
-      CACHE_TTL_POPULAR_S: 1800,
-      CACHE_TTL_NEW_MOVIE_S: 1800,
-      CACHE_TTL_SERIES_S: 600,
-      CACHE_TTL_EPISODE_S: 3600,
-      CACHE_TTL_LISTING_S: 600,
-      CACHE_TTL_SCHEDULE_S: 1800,
-      CACHE_TTL_SEASON_S: 3600,
-      CACHE_TTL_AZ_S: 3600,
+      CACHE_TTL_OVERRIDES: {},
       TRUST_PROXY: false,
       DATA_DIR: './data',
       ADMIN_TOKEN: undefined,
-      STATUS_PROBE_INTERVAL_S: 300,
       PUBLIC_URL: undefined,
       STALE_IF_ERROR_S: 604800,
       ANSWER_STORE_MAX_MB: 512,
       CRAWL_ENABLED: true,
       CRAWL_INTERVAL_MS: 3000,
-      CRAWL_UPDATE_S: 600,
-      CRAWL_FULL_PASS_S: 86400,
       LOG_LEVEL: 'info',
     });
   });
@@ -105,12 +86,9 @@ describe('loadConfig', () => {
     ['SOLVER', 'browser', /SOLVER="browser": SOLVER must be one of auto, chromium, flaresolverr, off/],
     ['CHROMIUM_PATH', 'chromium', /CHROMIUM_PATH="chromium": CHROMIUM_PATH must be an absolute path/],
     ['FLARESOLVERR_URL', 'localhost:8191', /FLARESOLVERR_URL="localhost:8191": "localhost:8191" must be an http\(s\) origin/],
-    ['UPSTREAM_BREAKER_THRESHOLD', '0', /UPSTREAM_BREAKER_THRESHOLD="0": UPSTREAM_BREAKER_THRESHOLD must be at least 1/],
-    ['UPSTREAM_BREAKER_COOLDOWN_MS', '5s', /UPSTREAM_BREAKER_COOLDOWN_MS="5s": UPSTREAM_BREAKER_COOLDOWN_MS must be a whole number/],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN="short": ADMIN_TOKEN must be at least 24 characters/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL="localhost:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ['REDIS_URL', 'http://redis:6379', /REDIS_URL="http:\/\/redis:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
-    ['STATUS_PROBE_INTERVAL_S', '5', /STATUS_PROBE_INTERVAL_S="5": STATUS_PROBE_INTERVAL_S must be at least 10/],
   ])('stops on a bad %s (%s) with a message naming it', (name, value, message) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(message);
@@ -121,6 +99,55 @@ describe('loadConfig', () => {
     expect(loadConfig({ SOLVER: 'flaresolverr', FLARESOLVERR_URL: 'http://127.0.0.1:8191' }).FLARESOLVERR_URL).toBe(
       'http://127.0.0.1:8191',
     );
+  });
+
+  it('reads CACHE_TTL_OVERRIDES as whole seconds per endpoint path', () => {
+    expect(loadConfig({ CACHE_TTL_OVERRIDES: ' /catalog/home=60 , /catalog/series/{slug}=300,' }).CACHE_TTL_OVERRIDES).toEqual({
+      '/catalog/home': 60,
+      '/catalog/series/{slug}': 300,
+    });
+  });
+
+  it.each(['/catalog/home', '/catalog/home=0', '/catalog/home=604801', 'home=60', '/catalog/home=1.5'])(
+    'stops on a CACHE_TTL_OVERRIDES entry "%s" that is no path and whole seconds',
+    (entry) => {
+      expect(() => loadConfig({ CACHE_TTL_OVERRIDES: `/catalog/genres=60,${entry}` })).toThrow(
+        `CACHE_TTL_OVERRIDES="/catalog/genres=60,${entry}": "${entry}" must be an endpoint's path and whole seconds from 1 to 604800, like /catalog/home=60`,
+      );
+    },
+  );
+
+  it("gives an endpoint its override's freshness, and every other the table's", () => {
+    const config = loadConfig({ CACHE_TTL_OVERRIDES: '/catalog/genres/{slug}=45' });
+    const fresh = Object.fromEntries(endpoints.map((endpoint) => [endpoint.path, freshSeconds(endpoint, config)]));
+    expect(fresh).toEqual({
+      '/catalog/home': 300,
+      '/catalog/search': 600,
+      '/catalog/genres': 43200,
+      '/catalog/ongoing-series': 600,
+      '/catalog/popular-series': 1800,
+      '/catalog/new-movie': 1800,
+      '/catalog/series/{slug}': 600,
+      '/catalog/episode/{slug}': 3600,
+      '/catalog/genres/{slug}': 45,
+      '/catalog/studios/{slug}': 600,
+      '/catalog/networks/{slug}': 600,
+      '/catalog/countries/{slug}': 600,
+      '/catalog/completed-series': 600,
+      '/catalog/seasons/{slug}': 3600,
+      '/catalog/schedule': 1800,
+      '/catalog/az-list': 3600,
+      '/catalog/series': 600,
+    });
+  });
+
+  it('stops the start on a CACHE_TTL_OVERRIDES path that is no endpoint, naming it', () => {
+    const config = loadConfig({ CACHE_TTL_OVERRIDES: '/catalog/home=60,/catalog/nothing=5' });
+    expect(() => checkTtlOverrides(config)).toThrow(ConfigError);
+    expect(() => checkTtlOverrides(config)).toThrow(
+      /CACHE_TTL_OVERRIDES: \/catalog\/nothing is no endpoint; the endpoints are \/catalog\/home, /,
+    );
+    expect(() => checkTtlOverrides(loadConfig({ CACHE_TTL_OVERRIDES: '/catalog/home=60' }))).not.toThrow();
   });
 
   it('names every bad variable at once', () => {

@@ -1,6 +1,6 @@
 import { load } from 'cheerio/slim';
 import { describe, expect, it } from 'vitest';
-import { absoluteUrl, imageUrl, isPlaceholderImage, linkTarget, slugFromUrl } from '../../../src/parsers/url.js';
+import { absoluteUrl, imageCandidateUrl, imageUrl, linkTarget, slugFromUrl } from '../../../src/parsers/url.js';
 
 const page = 'https://anichin.cafe/seri/?order=popular&page=2';
 
@@ -120,16 +120,22 @@ describe('slugFromUrl', () => {
   });
 });
 
-describe('isPlaceholderImage', () => {
+describe('imageCandidateUrl', () => {
+  // A placeholder is no image; a real one is made absolute.
   it.each([
-    ['data:image/svg+xml,%3Csvg%3E%3C/svg%3E', true],
-    ['https://anichin.cafe/wp-content/plugins/a3-lazy-load/assets/images/lazy_placeholder.gif', true],
-    ['/wp-content/themes/animestream/img/placeholder.svg', true],
-    ['https://anichin.cafe/wp-content/uploads/blank.gif', true],
-    ['https://anichin.cafe/wp-content/uploads/2023/09/Renegade-Immortal.webp', false],
-    ['https://anichin.cafe/wp-content/uploads/2023/09/Blanket-Story.jpg', false],
+    ['data:image/svg+xml,%3Csvg%3E%3C/svg%3E', null],
+    ['https://anichin.cafe/wp-content/plugins/a3-lazy-load/assets/images/lazy_placeholder.gif', null],
+    ['/wp-content/themes/animestream/img/placeholder.svg', null],
+    ['https://anichin.cafe/wp-content/uploads/blank.gif', null],
+    ['', null],
+    [undefined, null],
+    [
+      'https://anichin.cafe/wp-content/uploads/2023/09/Renegade-Immortal.webp',
+      'https://anichin.cafe/wp-content/uploads/2023/09/Renegade-Immortal.webp',
+    ],
+    ['/wp-content/uploads/2023/09/Blanket-Story.jpg', 'https://anichin.cafe/wp-content/uploads/2023/09/Blanket-Story.jpg'],
   ])('%j → %j', (url, expected) => {
-    expect(isPlaceholderImage(url)).toBe(expected);
+    expect(imageCandidateUrl(url, 'https://anichin.cafe/ongoing/')).toBe(expected);
   });
 });
 

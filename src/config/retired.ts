@@ -1,0 +1,63 @@
+import type { Logger } from './logger.js';
+
+/** What replaced a variable, in words, given the value it is still set to. */
+type Replacement = (value: string) => string;
+
+/** A per-endpoint TTL: the endpoints it covered have their time in the endpoint table now. */
+const ttlOf =
+  (...paths: string[]): Replacement =>
+  (value) =>
+    "the endpoint table holds each endpoint's freshness (listed on /docs); to keep this one, set " +
+    `CACHE_TTL_OVERRIDES=${paths.map((path) => `${path}=${value}`).join(',')}`;
+
+/** A knob only tests turned: the production value is fixed, and tests pass theirs to the factory. */
+const fixed =
+  (what: string): Replacement =>
+  () =>
+    `now fixed: ${what}`;
+
+/**
+ * Variables the service read once and reads no more, with what took each one's place. One still set
+ * is named in one warning at start (main.ts) and otherwise ignored: it never stops the start, so a
+ * deployment that kept it keeps running on the production default.
+ */
+const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
+  CACHE_TTL_HOME_S: ttlOf('/catalog/home'),
+  CACHE_TTL_SEARCH_S: ttlOf('/catalog/search'),
+  CACHE_TTL_GENRES_S: ttlOf('/catalog/genres'),
+  CACHE_TTL_ONGOING_S: ttlOf('/catalog/ongoing-series'),
+  CACHE_TTL_POPULAR_S: ttlOf('/catalog/popular-series'),
+  CACHE_TTL_NEW_MOVIE_S: ttlOf('/catalog/new-movie'),
+  CACHE_TTL_SERIES_S: ttlOf('/catalog/series/{slug}'),
+  CACHE_TTL_EPISODE_S: ttlOf('/catalog/episode/{slug}'),
+  CACHE_TTL_LISTING_S: ttlOf(
+    '/catalog/completed-series',
+    '/catalog/genres/{slug}',
+    '/catalog/studios/{slug}',
+    '/catalog/networks/{slug}',
+    '/catalog/countries/{slug}',
+    '/catalog/series',
+  ),
+  CACHE_TTL_SCHEDULE_S: ttlOf('/catalog/schedule'),
+  CACHE_TTL_SEASON_S: ttlOf('/catalog/seasons/{slug}'),
+  CACHE_TTL_AZ_S: ttlOf('/catalog/az-list'),
+  UPSTREAM_SOLVE_TIMEOUT_MS: fixed('a challenge solve may take 30 s'),
+  BROWSER_IDLE_MS: fixed('the browser closes after 5 min without use'),
+  UPSTREAM_BREAKER_THRESHOLD: fixed("an origin's breaker opens after 5 failed page fetches in a row"),
+  UPSTREAM_BREAKER_COOLDOWN_MS: fixed("an origin's breaker stays open for 30 s"),
+  UPSTREAM_ORIGIN_RECHECK_MS: fixed('a set-aside origin is tried again after 15 min'),
+  UPSTREAM_BROWSER_MODE_MS: fixed('an origin that refuses a handed-over cookie is read through the browser for 15 min'),
+  STATUS_PROBE_INTERVAL_S: fixed('the status probe runs every 5 min'),
+  CRAWL_UPDATE_S: fixed("the crawler reads the site's update list every 10 min"),
+  CRAWL_FULL_PASS_S: fixed('the crawler reads every series again every 24 h'),
+};
+
+/** One warning for each retired variable set (and not empty, as loadConfig counts it): what took its place. */
+export function warnOfRetiredVariables(env: NodeJS.ProcessEnv, logger: Logger): void {
+  for (const [variable, replacement] of Object.entries(RETIRED_VARIABLES)) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    const replacedBy = replacement(value.trim());
+    logger.warn({ variable, replacedBy }, `${variable} is no longer read and is ignored: ${replacedBy}`);
+  }
+}

@@ -1,0 +1,18 @@
+import type { FetchPriority } from './connectionTurns.js';
+
+export interface UpstreamPage {
+  /** The URL that finally answered (after same-origin redirects), on the origin that served it. */
+  url: string;
+  status: number;
+  html: string;
+  attempts: number;
+}
+
+/** One page fetch under way: its deadline, and a note of whether it waits for a solve, so the deadline can say what it interrupted. */
+export interface PageFetch {
+  /** Whose fetch it is: a background one is not counted by the breaker, and not retried (its caller tries again later). */
+  priority: FetchPriority;
+  signal: AbortSignal;
+  deadlineAt: number;
+  track: (solving: boolean) => void;
+}

@@ -1,0 +1,38 @@
+import { afterAll, expect, it } from 'vitest';
+import { startService, type ServiceProcess } from '../bench/processes.js';
+import { startSimulator, type Simulator } from '../simulator/server.js';
+
+// The real service (src/main.ts in a child process) started with variables it no longer reads:
+// it starts, warns once for each, and runs on the values that replaced them. A start through tsx
+// takes seconds on a busy machine, hence the longer limit.
+
+let site: Simulator | undefined;
+let service: ServiceProcess | undefined;
+
+afterAll(async () => {
+  await service?.stop();
+  await site?.close();
+});
+
+it('starts with retired variables set, warns once for each, naming what replaced it, and ignores their values', async () => {
+  site = await startSimulator();
+  service = await startService({ UPSTREAM_BASE_URLS: site.origin, CACHE_TTL_HOME_S: '120', UPSTREAM_BREAKER_THRESHOLD: '1' });
+  const home = await fetch(`${service.origin}/catalog/home`);
+  expect(home.status).toBe(200);
+  expect(home.headers.get('cache-control')).toBe('public, max-age=300');
+  expect((await fetch(`${service.origin}/catalog/home`)).headers.get('x-cache')).toBe('HIT');
+
+  const warnings = service.logs().filter((line) => line.level === 40);
+  expect(warnings.map(({ variable, msg }) => ({ variable, msg }))).toEqual([
+    {
+      variable: 'CACHE_TTL_HOME_S',
+      msg:
+        "CACHE_TTL_HOME_S is no longer read and is ignored: the endpoint table holds each endpoint's freshness (listed on /docs); " +
+        'to keep this one, set CACHE_TTL_OVERRIDES=/catalog/home=120',
+    },
+    {
+      variable: 'UPSTREAM_BREAKER_THRESHOLD',
+      msg: "UPSTREAM_BREAKER_THRESHOLD is no longer read and is ignored: now fixed: an origin's breaker opens after 5 failed page fetches in a row",
+    },
+  ]);
+}, 60_000);

@@ -1,0 +1,68 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { checkTtlOverrides, endpoints, freshSeconds } from '../../../src/catalog/endpoints/index.js';
+import { loadConfig } from '../../../src/config/load.js';
+import { warnOfRetiredVariables } from '../../../src/config/retired.js';
+
+const RETIRED_TTLS = [
+  'CACHE_TTL_HOME_S',
+  'CACHE_TTL_SEARCH_S',
+  'CACHE_TTL_GENRES_S',
+  'CACHE_TTL_ONGOING_S',
+  'CACHE_TTL_POPULAR_S',
+  'CACHE_TTL_NEW_MOVIE_S',
+  'CACHE_TTL_SERIES_S',
+  'CACHE_TTL_EPISODE_S',
+  'CACHE_TTL_LISTING_S',
+  'CACHE_TTL_SCHEDULE_S',
+  'CACHE_TTL_SEASON_S',
+  'CACHE_TTL_AZ_S',
+];
+
+/** The warnings logged for `env`, as pino writes them. */
+function warningsFor(env: NodeJS.ProcessEnv): Array<{ level: number; variable: string; replacedBy: string; msg: string }> {
+  const lines: string[] = [];
+  warnOfRetiredVariables(env, pino({ level: 'info', base: undefined, timestamp: false }, { write: (line: string) => lines.push(line) }));
+  return lines.map((line) => JSON.parse(line) as { level: number; variable: string; replacedBy: string; msg: string });
+}
+
+describe('a retired variable still set', () => {
+  it('is named in one warning, with what replaced it and how to keep its value', () => {
+    const warnings = warningsFor({ CACHE_TTL_HOME_S: ' 120 ', PORT: '8080', CACHE_TTL_LISTING_S: '900', CACHE_TTL_AZ_S: '' });
+    expect(warnings).toEqual([
+      {
+        level: 40,
+        variable: 'CACHE_TTL_HOME_S',
+        replacedBy:
+          "the endpoint table holds each endpoint's freshness (listed on /docs); to keep this one, set CACHE_TTL_OVERRIDES=/catalog/home=120",
+        msg:
+          "CACHE_TTL_HOME_S is no longer read and is ignored: the endpoint table holds each endpoint's freshness (listed on /docs); " +
+          'to keep this one, set CACHE_TTL_OVERRIDES=/catalog/home=120',
+      },
+      expect.objectContaining({
+        variable: 'CACHE_TTL_LISTING_S',
+        replacedBy: expect.stringMatching(
+          /set CACHE_TTL_OVERRIDES=\/catalog\/completed-series=900,\/catalog\/genres\/\{slug\}=900,\/catalog\/studios\/\{slug\}=900,\/catalog\/networks\/\{slug\}=900,\/catalog\/countries\/\{slug\}=900,\/catalog\/series=900$/,
+        ),
+      }),
+    ]);
+  });
+
+  it('logs nothing when none is set', () => {
+    expect(warningsFor({ PORT: '8080', CACHE_TTL_OVERRIDES: '/catalog/home=60' })).toEqual([]);
+  });
+
+  it('does not stop the start, and changes nothing', () => {
+    expect(loadConfig({ CACHE_TTL_HOME_S: '120', CACHE_TTL_SERIES_S: 'not even a number' })).toEqual(loadConfig({}));
+  });
+
+  it.each(RETIRED_TTLS)('%s: the override its warning suggests is valid and keeps the value for the endpoints it covered', (variable) => {
+    const [warning] = warningsFor({ [variable]: '77' });
+    const overrides = /CACHE_TTL_OVERRIDES=(\S+)$/.exec(warning!.replacedBy)![1]!;
+    const config = loadConfig({ CACHE_TTL_OVERRIDES: overrides });
+    checkTtlOverrides(config);
+    const paths = overrides.split(',').map((entry) => entry.replace(/=77$/, ''));
+    const covered = endpoints.filter((endpoint) => freshSeconds(endpoint, config) === 77).map((endpoint) => endpoint.path);
+    expect(covered.sort()).toEqual(paths.sort());
+  });
+});

@@ -62,7 +62,12 @@ function headerComponents(config: Config): JsonObject {
     'X-RateLimit-Reset': integer('When the window resets, in Unix time (seconds)'),
     'Retry-After': integer('Seconds to wait before trying again'),
     'X-Request-Id': text('The id of this request; quote it in a report'),
-    'X-Cache': { description: 'HIT, MISS or STALE', schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] } },
+    'X-Cache': {
+      description:
+        'HIT: within its TTL, from what the service keeps; the site is not asked. MISS: fetched from the site for this request. ' +
+        'STALE: past its TTL, served without waiting for the site: a refresh runs, or, when meta.stale is set, the site failed.',
+      schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
+    },
     Age: integer('Seconds since the answer was fetched from the upstream'),
     'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
     ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),

@@ -309,11 +309,11 @@ export function createAnswerLifecycle({
   }
 
   /** The copy kept for outages of `key` within STALE_IF_ERROR_S: the one in memory, else the one in the answers store. */
-  async function lastGoodAnswer(key: string): Promise<CatalogAnswer | undefined> {
+  async function keptAnswer(key: string): Promise<CatalogAnswer | undefined> {
     const keptFrom = now() - staleIfErrorMs;
     const inMemory = cache.kept(key);
     if (inMemory !== undefined && inMemory.fetchedAt > keptFrom) return inMemory;
-    const kept = await answers.lastGood(key);
+    const kept = await answers.kept(key);
     if (kept === undefined || kept.fetchedAt <= keptFrom) return undefined;
     // Held in memory, so that the next request during the outage gets the same object (and its feed).
     cache.remember(key, kept);
@@ -332,7 +332,7 @@ export function createAnswerLifecycle({
       throw error;
     }
     if (!STALE_REASONS.has(code)) throw error;
-    const kept = await lastGoodAnswer(key);
+    const kept = await keptAnswer(key);
     if (kept === undefined) throw error;
     failedFetches.set(key, { reason: code as StaleReason, triedAt: now() });
     return keptCopy(kept, code as StaleReason, true);

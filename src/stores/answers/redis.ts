@@ -65,7 +65,7 @@ export function createRedisAnswers({ redis, file, lifetimes, deadlineMs, now }: 
       file.write(key, outcome.value);
       return outcome.value;
     },
-    async lastGood(key) {
+    async kept(key) {
       const own = file.read(key);
       if (!redis.isUp()) return own;
       const shared = await readShared(key).catch((error: unknown) => {

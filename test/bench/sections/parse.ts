@@ -13,14 +13,15 @@ const ORIGIN = 'http://127.0.0.1:4000';
 // The real site's long series page lists 196 episodes; no series of the dataset has exactly that many.
 const SERIES_196 = { ...findSeries('shadow-chronicle')!, latestEpisode: 196 };
 /**
- * Alternating rounds per page: a few parses, then one cheerio load, then parses… Short rounds, so
- * that the machine's swings (others' work on the shared cores) fall on both figures of a round alike.
+ * Alternating rounds per page: parses, then cheerio loads, then parses… Each round long enough to pay
+ * for the garbage it makes: a round of one load leaves its collection to the parses after it.
  */
-const ROUNDS = Number(process.env.BENCH_PARSE_ROUNDS ?? 15);
-/** Parses timed per round (their median); cheerio's default load takes ten times as long, so one load per round. */
-const RUNS = Number(process.env.BENCH_PARSE_ROUND_RUNS ?? 5);
+const ROUNDS = Number(process.env.BENCH_PARSE_ROUNDS ?? 5);
+/** Parses timed per round (their median); cheerio's default load takes ten times as long, so fewer loads give as steady a median. */
+const RUNS = Number(process.env.BENCH_PARSE_ROUND_RUNS ?? 20);
+const REFERENCE_RUNS = Math.max(3, Math.round(RUNS / 5));
 /** Rounds after which a page whose every round is within half its goal stops: more would not change its verdict. */
-const SETTLING_ROUNDS = 5;
+const SETTLING_ROUNDS = 3;
 /** A page kind's parse may take at most this share of cheerio's default `load` of the same page. */
 const PARSE_RATIO_GOAL = 0.2;
 /** The later snapshot's longest pages (a 670-episode series, its ~600 KB episode page) may take at most this share. */
@@ -110,7 +111,7 @@ function pages(variant: VariantName, cases: readonly Case[], goal: number): Page
  */
 export async function parseSection(report: BenchReport): Promise<void> {
   report.section(
-    `parse time per page kind against cheerio's default load of the same page (up to ${ROUNDS} alternating rounds, ${SETTLING_ROUNDS} when each is within half the goal; each the median of ${RUNS} parses against one load)`,
+    `parse time per page kind against cheerio's default load of the same page (up to ${ROUNDS} alternating rounds, ${SETTLING_ROUNDS} when each is within half the goal; each the median of ${RUNS} parses and of ${REFERENCE_RUNS} loads)`,
   );
   const all = [...pages('cafe', CASES, PARSE_RATIO_GOAL), ...pages('moe', MOE_CASES, LONG_PAGE_RATIO_GOAL)];
   for (const page of all) {
@@ -122,7 +123,7 @@ export async function parseSection(report: BenchReport): Promise<void> {
     const rounds = await alternatingRatios(
       ROUNDS,
       () => medianTime(parse, RUNS, 0),
-      () => medianTime(load, 1, 0),
+      () => medianTime(load, REFERENCE_RUNS, 0),
       // Card pages parse far within the goal; a page near it gets every round.
       (ratios) => ratios.length >= SETTLING_ROUNDS && Math.max(...ratios) <= page.goal / 2,
     );

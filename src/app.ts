@@ -105,7 +105,7 @@ export function createApp({
   void warmPageParser();
   const answerCache = new AnswerCache({
     maxBytes: config.CACHE_MAX_MB * 1024 * 1024,
-    staleMaxMs: config.CACHE_STALE_MAX_S * 1000,
+    staleMaxMs: config.STALE_WHILE_REVALIDATE_S * 1000,
     now,
   });
   registerAnswerCacheMetrics(metrics.registry, () => answerCache.size);
@@ -118,7 +118,7 @@ export function createApp({
     now,
     onLookup: (result) => metrics.cacheLookups.inc({ result }),
     answers: shared.answers,
-    deadlineMs: config.UPSTREAM_TIMEOUT_MS,
+    deadlineMs: config.UPSTREAM_TIMEOUT_S * 1000,
     staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,
     codeOf: (error) => describeError(error).code,
     onStale: (reason) => metrics.answersServedStale.inc({ reason }),
@@ -141,7 +141,7 @@ export function createApp({
         index: catalogIndex,
         lock: shared.crawlLock,
         lockRetryMs: crawlLockTiming.retryMs,
-        intervalMs: config.CRAWL_INTERVAL_MS,
+        intervalMs: config.CRAWL_INTERVAL_S * 1000,
         ...CRAWL_PASSES,
         ...crawlPasses,
         now,

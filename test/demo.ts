@@ -1,7 +1,9 @@
 // `npm run demo`: the real service against the bundled upstream simulator, so anyone can try the
-// API offline. The simulator listens on 127.0.0.1:4000 (SIMULATOR_PORT), the API on PORT (3000).
+// API offline. The simulator listens on 127.0.0.1:4000 (SIMULATOR_PORT), the API on PORT (3000);
+// 0 for either takes a free port, and the lines below name the one taken.
 // `--profile NAME` (or SIM_PROFILE) picks the theme profile the simulator serves (test/simulator/variant.ts).
 import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createApp } from '../src/app.js';
 import { endpoints } from '../src/catalog/endpoints/index.js';
@@ -26,12 +28,12 @@ const variant = isVariantName(values.profile) ? values.profile : variantFromEnv(
 // A site of the real one's size, which the crawler reads without pausing between pages (the
 // simulator's own latency paces it): the first pass takes a few minutes, long enough to watch.
 const simulator = await startSimulator({ port: Number(process.env.SIMULATOR_PORT ?? 4000), variant, latencyMs: 120, catalogSize: 1500 });
-const config = loadConfig({ CRAWL_INTERVAL_MS: '0', ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
+const config = loadConfig({ CRAWL_INTERVAL_S: '0', ...process.env, UPSTREAM_BASE_URLS: simulator.origin });
 const app = createApp({ config, logger: createLogger(config.LOG_LEVEL) });
 const server = app.listen(config.PORT, config.HOST);
 await once(server, 'listening');
 
-const base = `http://localhost:${config.PORT}`;
+const base = `http://localhost:${(server.address() as AddressInfo).port}`;
 console.log(`\nUpstream simulator: ${simulator.origin} (theme profile ${variant})\nAPI:                ${base}`);
 console.log(`Pages:              ${base}/  ${base}/docs  ${base}/report\n\nTry:`);
 // The reference's examples name the real site's series; the simulator has its own catalog.

@@ -12,6 +12,22 @@ export interface CatalogAnswer {
   ttlSeconds: number;
 }
 
+/** The flag of a lookup for a conditional request the door has not counted (AnswerCall). */
+export interface NoSideEffects {
+  sideEffects: false;
+}
+
+/**
+ * One call for an answer, with a flag for a conditional request the door has not counted:
+ * `call(...args, { sideEffects: false })` is what is held now, synchronously, or undefined; it starts
+ * nothing (no fetch, refresh, retry or build) and counts and keeps nothing. `call(...args)` answers a
+ * counted request.
+ */
+export interface AnswerCall<Args extends unknown[], Held, Answered> {
+  (...args: [...Args, options: NoSideEffects]): Held | undefined;
+  (...args: Args): Answered;
+}
+
 /** What the upstream did to produce an answer fetched here: logged with the miss that waited for it. */
 export interface UpstreamFacts {
   url: string;

@@ -19,7 +19,7 @@ export interface AnswersStore {
     options: { newerThan?: number; onGiveUp: () => Error; background?: boolean },
   ): Promise<CatalogAnswer>;
   /** The newest answer kept for `key`, however old, for when its fetch failed; undefined when none is kept. */
-  lastGood(key: string): Promise<CatalogAnswer | undefined>;
+  kept(key: string): Promise<CatalogAnswer | undefined>;
   /** Forgets the answer of `key` everywhere it is kept: the page is gone upstream. */
   drop(key: string): Promise<void>;
 }

@@ -16,6 +16,18 @@ const fixed =
   () =>
     `now fixed: ${what}`;
 
+/** A variable under a new name, its meaning unchanged. */
+const renamed =
+  (name: string): Replacement =>
+  (value) =>
+    `renamed ${name}, same meaning: set ${name}=${value}`;
+
+/** A duration in milliseconds, now in seconds like every other. */
+const inSeconds =
+  (name: string): Replacement =>
+  (value) =>
+    `replaced by ${name}, in seconds like every duration: set ${name}=${/^\d+$/.test(value) ? Number(value) / 1000 : '<seconds>'}`;
+
 /**
  * Variables the service read once and reads no more, with what took each one's place. One still set
  * is named in one warning at start (main.ts) and otherwise ignored: it never stops the start, so a
@@ -41,6 +53,11 @@ const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
   CACHE_TTL_SCHEDULE_S: ttlOf('/catalog/schedule'),
   CACHE_TTL_SEASON_S: ttlOf('/catalog/seasons/{slug}'),
   CACHE_TTL_AZ_S: ttlOf('/catalog/az-list'),
+  UPSTREAM_TIMEOUT_MS: inSeconds('UPSTREAM_TIMEOUT_S'),
+  RATE_LIMIT_WINDOW_MS: inSeconds('RATE_LIMIT_WINDOW_S'),
+  CRAWL_INTERVAL_MS: inSeconds('CRAWL_INTERVAL_S'),
+  CACHE_STALE_MAX_S: renamed('STALE_WHILE_REVALIDATE_S'),
+  FLARESOLVERR_URL: (value) => `SOLVER takes the FlareSolverr service's URL itself: set SOLVER=${value}`,
   UPSTREAM_SOLVE_TIMEOUT_MS: fixed('a challenge solve may take 30 s'),
   BROWSER_IDLE_MS: fixed('the browser closes after 5 min without use'),
   UPSTREAM_BREAKER_THRESHOLD: fixed("an origin's breaker opens after 5 failed page fetches in a row"),

@@ -33,7 +33,7 @@ export interface CrawlerOptions {
   lock: CrawlLock;
   /** How often an instance that does not crawl tries the lock, and the longest slice of a backoff between renewals of a held one. */
   lockRetryMs: number;
-  /** CRAWL_INTERVAL_MS: the least time between the end of one upstream request and the next. */
+  /** CRAWL_INTERVAL_S, in ms: the least time between the end of one upstream request and the next. */
   intervalMs: number;
   updateEveryMs: CrawlPasses['updateEveryMs'];
   fullPassEveryMs: CrawlPasses['fullPassEveryMs'];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
 import { z } from 'zod';
+import type { AnswerCall, NoSideEffects } from '../catalog/answer.js';
 import { CatalogExport } from '../contract/catalogExport.js';
 import { catalogNotReady } from '../crawler/errors.js';
 import type { CatalogIndex, CatalogView } from '../crawler/localCatalog.js';
@@ -28,10 +29,12 @@ export interface ExportFile {
 }
 
 export interface CatalogFiles {
-  /** The file as last built (building it first if this origin has not asked since the last change); CatalogNotReadyError when there is nothing to export. */
-  file(name: ExportFileName, origin: string): Promise<ExportFile>;
-  /** The file as already built for this origin, synchronously; undefined when it is not (yet). Builds nothing. */
-  held(name: ExportFileName, origin: string): ExportFile | undefined;
+  /**
+   * The file as last built (building it first if this origin has not asked since the last change);
+   * CatalogNotReadyError when there is nothing to export. Without side effects: the file as already
+   * built for this origin, if it is.
+   */
+  file: AnswerCall<[name: ExportFileName, origin: string], ExportFile, Promise<ExportFile>>;
 }
 
 /** Origins whose .json names them, per change: PUBLIC_URL needs one; a few cover the Host names a deployment answers to. */
@@ -76,7 +79,7 @@ export function createCatalogFiles({
   let jsonl: Promise<ExportFile> | undefined;
   let byOrigin = new Map<string, Promise<ExportFile>>();
   let schema: Promise<ExportFile> | undefined;
-  // Each build's file once it is done, for `held`.
+  // Each build's file once it is done, for a lookup without side effects.
   const done = new WeakMap<Promise<ExportFile>, ExportFile>();
   const tracked = (build: Promise<ExportFile>) => {
     build.then(
@@ -133,32 +136,36 @@ export function createCatalogFiles({
     return named < ORIGINS_NAMED ? origin : PATH_ONLY;
   }
 
-  return {
-    async file(name, origin) {
-      const current = index.view();
-      const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
-      // No view yet holds nothing, so the refusal is set whenever `current` is missing.
-      if (refusal !== null || current === undefined) throw refusal!;
-      if (name === 'catalog.schema.json') {
-        schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
-        return schema;
-      }
-      if (name === 'catalog.jsonl') {
-        jsonl ??= buildJsonl(current);
-        return jsonl;
-      }
-      const key = buildKeyOf(origin);
-      let built = byOrigin.get(key);
-      if (built === undefined) {
-        built = buildJson(current, key);
-        byOrigin.set(key, built);
-      }
-      return built;
-    },
-    held(name, origin) {
-      if (!enabled) return undefined;
-      const built = name === 'catalog.schema.json' ? schema : name === 'catalog.jsonl' ? jsonl : byOrigin.get(buildKeyOf(origin));
-      return built && done.get(built);
-    },
-  };
+  async function build(name: ExportFileName, origin: string): Promise<ExportFile> {
+    const current = index.view();
+    const refusal = catalogNotReady(enabled, current?.entries.length ?? 0);
+    // No view yet holds nothing, so the refusal is set whenever `current` is missing.
+    if (refusal !== null || current === undefined) throw refusal!;
+    if (name === 'catalog.schema.json') {
+      schema ??= tracked(fileOf(name, json(catalogJsonSchema()), new Date(current.updatedAt).toUTCString()));
+      return schema;
+    }
+    if (name === 'catalog.jsonl') {
+      jsonl ??= buildJsonl(current);
+      return jsonl;
+    }
+    const key = buildKeyOf(origin);
+    let built = byOrigin.get(key);
+    if (built === undefined) {
+      built = buildJson(current, key);
+      byOrigin.set(key, built);
+    }
+    return built;
+  }
+
+  function file(name: ExportFileName, origin: string, options: NoSideEffects): ExportFile | undefined;
+  function file(name: ExportFileName, origin: string): Promise<ExportFile>;
+  function file(name: ExportFileName, origin: string, options?: NoSideEffects): ExportFile | Promise<ExportFile> | undefined {
+    if (options === undefined) return build(name, origin);
+    if (!enabled) return undefined;
+    const built = name === 'catalog.schema.json' ? schema : name === 'catalog.jsonl' ? jsonl : byOrigin.get(buildKeyOf(origin));
+    return built && done.get(built);
+  }
+
+  return { file };
 }

@@ -1,40 +1,38 @@
 import { createHash } from 'node:crypto';
-import type { CatalogAnswer } from '../catalog/answer.js';
-import type { CatalogResult, CatalogService } from '../catalog/service.js';
+import type { AnswerCall, CatalogAnswer, NoSideEffects } from '../catalog/answer.js';
+import type { CatalogResult } from '../catalog/answerLifecycle.js';
+import type { CatalogService } from '../catalog/service.js';
 import type { Canonical } from './drafts.js';
 import type { FirstSeenStore } from './firstSeenStore.js';
 import { releaseDateTime, type DraftFeed, type FeedEntry, type FeedFormat, type FeedModel } from './model.js';
 import { renderFeed, type FeedLocation } from './render.js';
 import type { CatalogBody, FeedDefinition } from './table.js';
 
-export interface RenderedFeed {
+interface RenderedFeed {
   body: Buffer;
   /** Strong: the bytes themselves. */
   etag: string;
 }
 
-interface ResolvedFeed {
+/** A feed as it is answered: built from a catalog answer, and rendered. */
+export interface FeedAnswer {
   /** The catalog answer the feed was built from (its cache status, age and TTL). */
   result: CatalogResult;
   model: FeedModel;
-}
-
-/** A feed as the service holds it: built from a cached catalog answer, and rendered. */
-interface HeldFeed extends ResolvedFeed {
   rendered: RenderedFeed;
 }
 
 export interface FeedService {
   /**
-   * The feed of the catalog answer for `input` in `format` at `location`, synchronously, when that
-   * answer is cached and its feed already built and rendered there; undefined otherwise. Starts
-   * nothing (not even the refresh of a stale answer) and keeps nothing.
+   * The feed of the catalog's answer for `input` (the one held, or one fetch): built once per
+   * answer, rendered once per format and location. Without side effects: the feed of the answer
+   * held now, when it is already built and rendered in `format` at `location`.
    */
-  held(feed: FeedDefinition, input: Record<string, unknown>, format: FeedFormat, location: FeedLocation): HeldFeed | undefined;
-  /** The feed of the catalog answer for `input`: the catalog's cached answer, or one fetch of it. */
-  resolve(feed: FeedDefinition, input: Record<string, unknown>): Promise<ResolvedFeed>;
-  /** The model in one format at one location, rendered once. */
-  render(model: FeedModel, format: FeedFormat, location: FeedLocation): RenderedFeed;
+  answer: AnswerCall<
+    [feed: FeedDefinition, input: Record<string, unknown>, format: FeedFormat, location: FeedLocation],
+    FeedAnswer,
+    Promise<FeedAnswer>
+  >;
 }
 
 export interface FeedServiceDeps {
@@ -77,7 +75,7 @@ export async function datedFeed(draft: DraftFeed, ttlSeconds: number, firstSeen:
 export function createFeedService({ catalog, firstSeen, canonical, now }: FeedServiceDeps): FeedService {
   // One model per catalog answer: the first-seen store is asked once per answer, not per request.
   const models = new WeakMap<CatalogAnswer, Promise<FeedModel>>();
-  // The same models once built, for `held`, which answers without waiting.
+  // The same models once built, for a lookup without side effects, which answers without waiting.
   const builtModels = new WeakMap<CatalogAnswer, FeedModel>();
   const renderings = new WeakMap<FeedModel, Map<string, RenderedFeed>>();
 
@@ -98,30 +96,52 @@ export function createFeedService({ catalog, firstSeen, canonical, now }: FeedSe
 
   const renderingKey = (format: FeedFormat, location: FeedLocation) => `${format} ${location.self}`;
 
-  return {
-    held(feed, input, format, location) {
-      const result = catalog.peek(feed.endpoint, input);
-      if (result === undefined) return undefined;
-      const model = builtModels.get(result.answer);
-      const rendered = model && renderings.get(model)?.get(renderingKey(format, location));
-      return model && rendered && { result, model, rendered };
-    },
-    async resolve(feed, input) {
-      const result = catalog.cached(feed.endpoint, input) ?? (await catalog.fetch(feed.endpoint, input));
-      return { result, model: await modelOf(feed, result.answer) };
-    },
-    render(model, format, location) {
-      let byLocation = renderings.get(model);
-      if (byLocation === undefined) renderings.set(model, (byLocation = new Map<string, RenderedFeed>()));
-      const key = renderingKey(format, location);
-      let rendered = byLocation.get(key);
-      if (rendered === undefined) {
-        const body = Buffer.from(renderFeed(model, format, location));
-        rendered = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-        if (byLocation.size >= RENDERINGS_PER_MODEL) byLocation.clear();
-        byLocation.set(key, rendered);
-      }
-      return rendered;
-    },
-  };
+  function render(model: FeedModel, format: FeedFormat, location: FeedLocation): RenderedFeed {
+    let byLocation = renderings.get(model);
+    if (byLocation === undefined) renderings.set(model, (byLocation = new Map<string, RenderedFeed>()));
+    const key = renderingKey(format, location);
+    let rendered = byLocation.get(key);
+    if (rendered === undefined) {
+      const body = Buffer.from(renderFeed(model, format, location));
+      rendered = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      if (byLocation.size >= RENDERINGS_PER_MODEL) byLocation.clear();
+      byLocation.set(key, rendered);
+    }
+    return rendered;
+  }
+
+  async function built(
+    feed: FeedDefinition,
+    input: Record<string, unknown>,
+    format: FeedFormat,
+    location: FeedLocation,
+  ): Promise<FeedAnswer> {
+    const result = await catalog.answer(feed.endpoint, input);
+    const model = await modelOf(feed, result.answer);
+    return { result, model, rendered: render(model, format, location) };
+  }
+
+  function answer(
+    feed: FeedDefinition,
+    input: Record<string, unknown>,
+    format: FeedFormat,
+    location: FeedLocation,
+    options: NoSideEffects,
+  ): FeedAnswer | undefined;
+  function answer(feed: FeedDefinition, input: Record<string, unknown>, format: FeedFormat, location: FeedLocation): Promise<FeedAnswer>;
+  function answer(
+    feed: FeedDefinition,
+    input: Record<string, unknown>,
+    format: FeedFormat,
+    location: FeedLocation,
+    options?: NoSideEffects,
+  ): FeedAnswer | Promise<FeedAnswer> | undefined {
+    if (options === undefined) return built(feed, input, format, location);
+    const result = catalog.answer(feed.endpoint, input, options);
+    const model = result && builtModels.get(result.answer);
+    const rendered = model && renderings.get(model)?.get(renderingKey(format, location));
+    return result && model && rendered && { result, model, rendered };
+  }
+
+  return { answer };
 }

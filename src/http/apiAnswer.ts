@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import fresh from 'fresh';
 import type { CatalogAnswer } from '../catalog/answer.js';
-import type { CatalogResult } from '../catalog/service.js';
+import type { CatalogResult } from '../catalog/answerLifecycle.js';
 
 // Browsers hide response headers from cross-origin scripts unless they are listed here.
 const EXPOSED_HEADERS = 'X-Cache, Age, ETag, Retry-After, X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset';

@@ -133,7 +133,7 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
         const resolution = entry?.resolution ?? resource.resolve(req.method ?? 'GET', pathname, rawQuery);
         if (resolution?.route !== undefined) fields.route = resolution.route;
         if (resolution !== undefined && resolution.error === undefined && isConditional(req)) {
-          const held = resource.held(resolution.request, req, pathname);
+          const held = resource.answer(resolution.request, req, pathname, { sideEffects: false });
           if (held !== undefined && isFresh(req, held)) {
             head.push(...(await deps.quota.peek(req)));
             fields.cache = held.cacheStatus;

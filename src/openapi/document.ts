@@ -62,7 +62,12 @@ function headerComponents(config: Config): JsonObject {
     'X-RateLimit-Reset': integer('When the window resets, in Unix time (seconds)'),
     'Retry-After': integer('Seconds to wait before trying again'),
     'X-Request-Id': text('The id of this request; quote it in a report'),
-    'X-Cache': { description: 'HIT, MISS or STALE', schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] } },
+    'X-Cache': {
+      description:
+        'HIT: within its TTL, from what the service keeps; the site is not asked. MISS: fetched from the site for this request. ' +
+        'STALE: past its TTL, served without waiting for the site: a refresh runs, or, when meta.stale is set, the site failed.',
+      schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
+    },
     Age: integer('Seconds since the answer was fetched from the upstream'),
     'Cache-Control': text('public, max-age=<seconds the answer stays fresh>'),
     ETag: text('Weak validator; send it back as If-None-Match to get 304 when nothing changed'),
@@ -263,7 +268,7 @@ function reportOperation(config: Config): JsonObject {
  * `origin` is where the client reached the service; the server and the contact are absolute URLs on it.
  */
 export function buildOpenApiDocument(config: Config, origin: string): JsonObject {
-  const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_MS / 60000);
+  const windowMinutes = Math.round(config.RATE_LIMIT_WINDOW_S / 60);
   return {
     openapi: '3.1.0',
     info: {
@@ -273,7 +278,7 @@ export function buildOpenApiDocument(config: Config, origin: string): JsonObject
         'A free, public, read-only JSON API over an Indonesian donghua catalog, scraped on demand. ' +
         `Each IP may make ${config.RATE_LIMIT_MAX} requests per ${windowMinutes} minutes on /catalog/*; ` +
         'past that the answer is 429 with Retry-After. Answers are cached per endpoint; ' +
-        `an answer past its freshness may still be served for up to ${config.CACHE_STALE_MAX_S} seconds, marked X-Cache: STALE.`,
+        `an answer past its freshness may still be served for up to ${config.STALE_WHILE_REVALIDATE_S} seconds, marked X-Cache: STALE.`,
       contact: { name: 'Report Center', url: `${origin}/report` },
       license: { name: license, identifier: license },
     },

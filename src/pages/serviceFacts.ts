@@ -41,10 +41,10 @@ export function serviceFacts(config: Config): ServiceFacts {
   return {
     rateLimit: {
       max: config.RATE_LIMIT_MAX,
-      window: formatDuration(config.RATE_LIMIT_WINDOW_MS / 1000),
+      window: formatDuration(config.RATE_LIMIT_WINDOW_S),
       reportMax: config.REPORT_RATE_LIMIT_MAX,
     },
-    cache: { staleMax: formatDuration(config.CACHE_STALE_MAX_S), keptFor: formatDuration(config.STALE_IF_ERROR_S) },
+    cache: { staleMax: formatDuration(config.STALE_WHILE_REVALIDATE_S), keptFor: formatDuration(config.STALE_IF_ERROR_S) },
     endpoints: endpoints.map((endpoint) => ({
       path: endpoint.path,
       anchor: anchorOf(endpoint.path),

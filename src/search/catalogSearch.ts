@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { CatalogAnswer } from '../catalog/answer.js';
+import type { CatalogAnswer, NoSideEffects } from '../catalog/answer.js';
 import type { AnswerCache } from '../catalog/cache.js';
 import type { AnyEndpoint } from '../catalog/endpoints/index.js';
-import { cacheKey, type CatalogResult, type CatalogService } from '../catalog/service.js';
+import { cacheKey, type CatalogResult } from '../catalog/answerLifecycle.js';
+import type { CatalogService } from '../catalog/service.js';
 import type { Pagination, SearchData } from '../contract/schemas.js';
 import { catalogNotReady } from '../crawler/errors.js';
 import { PagePastEndError } from '../parsers/errors.js';
@@ -97,9 +98,10 @@ function isCatalogSearch(endpoint: AnyEndpoint, input: Record<string, unknown>):
 
 /**
  * The catalog service with `source=catalog` searches answered by the title search instead of the
- * upstream, through the same two calls (the cached-hit path and the Express route both ask
- * `cached`, then `fetch`), the same answer cache and the same writer. A refusal (crawler off or
- * nothing read) is thrown by `fetch` only, so that the hit path leaves it to the Express route.
+ * upstream, through the same calls (`answer`, `fetch`), the same answer cache and the same writer.
+ * Such an answer is held while fresh only (a stale one is searched again, which costs no upstream
+ * request). A refusal (crawler off or nothing read) is thrown by a search's fetch only: a lookup
+ * finds nothing held, and the counted request gets the refusal.
  */
 export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTitleSearch, cache: AnswerCache): CatalogService {
   // The key of a validated input, kept while the input lives and the index stays as it was: the
@@ -113,7 +115,7 @@ export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTit
     keys.set(input, { suffix, key });
     return key;
   };
-  /** The cached answer of a local-catalog search; undefined on a miss or a refusal. It starts nothing, so it serves `peek` and `cached` alike. */
+  /** The fresh cached answer of a local-catalog search; undefined on a miss or a refusal. It starts nothing. */
   const held = (endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | undefined => {
     let key: string;
     try {
@@ -124,15 +126,27 @@ export function withTitleSearch(catalog: CatalogService, titleSearch: CatalogTit
     const found = cache.lookup(key);
     return found?.freshness === 'fresh' ? { answer: found.answer, cacheStatus: 'HIT' } : undefined;
   };
+  const search = async (endpoint: AnyEndpoint, input: { q: string; page: number }): Promise<CatalogResult> => {
+    const answer = await cache.load(keyOf(endpoint, input), async () => titleSearch.answer(input.q, input.page));
+    return { answer, cacheStatus: 'MISS' };
+  };
+
+  function answer(endpoint: AnyEndpoint, input: Record<string, unknown>, options: NoSideEffects): CatalogResult | undefined;
+  function answer(endpoint: AnyEndpoint, input: Record<string, unknown>): CatalogResult | Promise<CatalogResult>;
+  function answer(
+    endpoint: AnyEndpoint,
+    input: Record<string, unknown>,
+    options?: NoSideEffects,
+  ): CatalogResult | Promise<CatalogResult> | undefined {
+    if (!isCatalogSearch(endpoint, input))
+      return options === undefined ? catalog.answer(endpoint, input) : catalog.answer(endpoint, input, options);
+    return held(endpoint, input) ?? (options === undefined ? search(endpoint, input) : undefined);
+  }
+
   return {
-    peek: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.peek(endpoint, input)),
-    cached: (endpoint, input) => (isCatalogSearch(endpoint, input) ? held(endpoint, input) : catalog.cached(endpoint, input)),
-    async fetch(endpoint, input, newerThan, priority) {
-      if (!isCatalogSearch(endpoint, input)) return catalog.fetch(endpoint, input, newerThan, priority);
-      const key = keyOf(endpoint, input);
-      const answer = await cache.load(key, async () => titleSearch.answer(input.q, input.page));
-      return { answer, cacheStatus: 'MISS' } satisfies CatalogResult;
-    },
+    answer,
+    fetch: (endpoint, input, newerThan, priority) =>
+      isCatalogSearch(endpoint, input) ? search(endpoint, input) : catalog.fetch(endpoint, input, newerThan, priority),
     pathLookup: (endpoint) => catalog.pathLookup(endpoint),
     lastGood: () => catalog.lastGood(),
   };

@@ -1,4 +1,4 @@
-import type { LastGoodState } from '../catalog/service.js';
+import type { LastGoodState } from '../catalog/answerLifecycle.js';
 import { causeOf } from './causes.js';
 import { DAY_MS, HISTORY_DAYS, HOUR_MS, type ProbeRecord, type TrafficRecord } from './records.js';
 import { latencyByHour, trafficByEndpoint, type EndpointTraffic, type LatencySummary } from './trafficSummary.js';

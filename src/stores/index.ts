@@ -84,7 +84,7 @@ export function createSharedStores({
   now,
   crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs,
 }: SharedStoresOptions): SharedStores {
-  const lifetimes: AnswerLifetimes = { staleMaxMs: config.CACHE_STALE_MAX_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
+  const lifetimes: AnswerLifetimes = { staleMaxMs: config.STALE_WHILE_REVALIDATE_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
   const answerFile = openAnswerFile({
     path: join(config.DATA_DIR, ANSWERS_FILE),
     maxBytes: config.ANSWER_STORE_MAX_MB * 1024 * 1024,
@@ -121,7 +121,7 @@ export function createSharedStores({
   return {
     redis,
     quota: (prefix) => new RedisQuotaStore(redis, prefix, createMemoryQuota()),
-    answers: createRedisAnswers({ redis, file: answerFile, lifetimes, deadlineMs: config.UPSTREAM_TIMEOUT_MS, now }),
+    answers: createRedisAnswers({ redis, file: answerFile, lifetimes, deadlineMs: config.UPSTREAM_TIMEOUT_S * 1000, now }),
     clearances: createRedisClearances(redis, SOLVE_TIMEOUT_MS),
     origin: createRedisOrigin(redis),
     originFile: createFileOrigin(config.DATA_DIR, logger),

@@ -96,7 +96,7 @@ export function createUpstreamClientFromConfig(
 ): ResilientUpstreamClient {
   return createUpstreamClient({
     origins: config.UPSTREAM_BASE_URLS,
-    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    timeoutMs: config.UPSTREAM_TIMEOUT_S * 1000,
     logger,
     metrics,
     solver: createSolver(config, logger),

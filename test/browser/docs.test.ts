@@ -61,7 +61,7 @@ describe('the API reference in Chromium', () => {
     } finally {
       await close();
     }
-    // Seven answers and two full-page pictures of the whole reference (code samples and feeds included)
-    // take about 18 s alone on a loaded 2-core machine; the bound is for a hang, not for speed.
+    // Seven answers and two full-page pictures of the whole reference (code samples and feeds included):
+    // the bound is for a hang, not for speed.
   }, 60_000);
 });

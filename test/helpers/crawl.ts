@@ -8,7 +8,10 @@ import type { TestStack } from './testApp.js';
 // What the crawl tests share: waiting for the crawler's state, and the export entries the simulated
 // site's pages and list cards make (computed from the simulator's data, never from our parsers).
 
-export const crawlEnv = (intervalMs = 0): Record<string, string> => ({ CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: String(intervalMs) });
+export const crawlEnv = (intervalSeconds = 0): Record<string, string> => ({
+  CRAWL_ENABLED: 'true',
+  CRAWL_INTERVAL_S: String(intervalSeconds),
+});
 
 function contextOf(simulator: Simulator): PageContext {
   const { origin } = simulator;

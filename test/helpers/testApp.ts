@@ -37,7 +37,7 @@ export async function startTestStack(
   const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
   const config = loadConfig({
     UPSTREAM_BASE_URLS: simulator.origin,
-    UPSTREAM_TIMEOUT_MS: '3000',
+    UPSTREAM_TIMEOUT_S: '3',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'catalog-test-')),
     LOG_LEVEL: 'silent',
     // Suites make many requests from one address; the rate-limit tests set their own quota.

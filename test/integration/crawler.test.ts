@@ -144,7 +144,7 @@ describe('the crawler', () => {
     const simulator = await startSimulator({ catalogSize: 150 });
     simulators.push(simulator);
     const dataDir = mkdtempSync(join(tmpdir(), 'catalog-crawl-'));
-    const env = { ...crawlEnv(5), DATA_DIR: dataDir };
+    const env = { ...crawlEnv(0.005), DATA_DIR: dataDir };
     const first = await startTestStack({ env, sharedSimulator: simulator });
     await until(first, (state) => state.read >= 40);
     await first.close();
@@ -188,8 +188,8 @@ describe('politeness', () => {
     await outage('challenge');
   });
 
-  it('leaves at least CRAWL_INTERVAL_MS between its requests', async () => {
-    const stack = await stackOf({ env: crawlEnv(150), simulator: { catalogSize: 100 } });
+  it('leaves at least CRAWL_INTERVAL_S between its requests', async () => {
+    const stack = await stackOf({ env: crawlEnv(0.15), simulator: { catalogSize: 100 } });
     await until(stack, (state) => state.read >= 12);
     const times = stack.simulator.hits.map((hit) => hit.at);
     const gaps = times.slice(1).map((at, index) => at - times[index]!);

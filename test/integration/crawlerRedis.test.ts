@@ -52,7 +52,7 @@ describe('the crawler on several instances (REDIS_URL)', () => {
     const simulator: Simulator = await startSimulator({ catalogSize: 120 });
     cleanups.push(() => simulator.close());
     const env = {
-      ...crawlEnv(20),
+      ...crawlEnv(0.02),
       REDIS_URL: redis.url,
       UPSTREAM_BASE_URLS: simulator.origin,
       PUBLIC_URL: 'https://api.example',

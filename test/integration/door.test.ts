@@ -215,7 +215,6 @@ describe('the door', () => {
     const resource: ApiResource<string> = {
       segment: 'catalog',
       resolve: () => ({ route: '/catalog/home', request: 'home' }),
-      held: () => undefined,
       answer: () => {
         answered++;
         throw new Error('the door must not answer before the quota counted');

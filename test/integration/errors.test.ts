@@ -7,7 +7,7 @@ let stack: TestStack;
 
 // A fresh app (and so an empty cache) and simulator for every test.
 beforeEach(async () => {
-  stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
+  stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_S: '1.5' } });
 });
 afterEach(() => stack.close());
 
@@ -78,7 +78,7 @@ describe('upstream failures map to the contract', () => {
     }
   });
 
-  // A move target that validates is adopted instead (test/integration/upstreamFailover.test.ts).
+  // A move target that validates is adopted instead (test/integration/upstreamResilience.test.ts).
   it('reports a redirect to another origin that cannot be validated as 502 UPSTREAM_ERROR naming the move', async () => {
     stack.simulator.setFaults([{ kind: 'redirect', location: 'http://127.0.0.2:9' }]);
     const response = await request(stack.app).get('/catalog/home');

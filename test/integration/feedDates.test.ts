@@ -30,7 +30,7 @@ afterEach(async () => {
 function instance(env: Record<string, string>, now: () => number): App {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: simulator.origin,
-    UPSTREAM_TIMEOUT_MS: '3000',
+    UPSTREAM_TIMEOUT_S: '3',
     LOG_LEVEL: 'silent',
     SOLVER: 'off',
     RATE_LIMIT_MAX: '100000',

@@ -158,7 +158,7 @@ describe('GET /feeds/series/{slug}.{atom,rss,json}', () => {
     let clock = Date.now();
     const { api, stack } = await start({
       now: () => clock,
-      env: { CACHE_TTL_OVERRIDES: '/catalog/series/{slug}=60', CACHE_STALE_MAX_S: '0' },
+      env: { CACHE_TTL_OVERRIDES: '/catalog/series/{slug}=60', STALE_WHILE_REVALIDATE_S: '0' },
     });
     const path = '/feeds/series/swords-sorcery-academy.atom';
     const before = await readFeed((await api.get(path)).text, 'atom');

@@ -114,6 +114,13 @@ describe('GET /openapi.json', () => {
         '`UPSTREAM_LAYOUT_CHANGED`: The page came back without what must be on it (a redesign); never an empty success',
     );
     expect(document.components.headers['X-RateLimit-Limit'].description).toBe('Requests allowed per window (50)');
+    // One meaning per X-Cache value, as the README's table and the landing page's say.
+    expect(document.components.headers['X-Cache']).toEqual({
+      description:
+        'HIT: within its TTL, from what the service keeps; the site is not asked. MISS: fetched from the site for this request. ' +
+        'STALE: past its TTL, served without waiting for the site: a refresh runs, or, when meta.stale is set, the site failed.',
+      schema: { type: 'string', enum: ['HIT', 'MISS', 'STALE'] },
+    });
     // Only the search can answer from the local catalog (source=catalog), so only it names the crawler's code.
     expect(document.paths['/catalog/search'].get.responses['503'].description).toContain('`CATALOG_NOT_READY`');
     expect(home.responses['503'].description).not.toContain('CATALOG_NOT_READY');

@@ -134,7 +134,7 @@ describe('GET / (landing page)', () => {
 
   it("states each endpoint's cache time and the cache headers", async () => {
     const $ = load((await request(stack.app).get('/')).text);
-    expect(rows($, 'section:has(#cache) tbody tr')).toEqual([
+    expect(rows($, 'section:has(#cache) table:has(caption:contains("Berapa lama")) tbody tr')).toEqual([
       '/catalog/home 5 menit',
       '/catalog/search 10 menit',
       '/catalog/genres 12 jam',
@@ -154,7 +154,11 @@ describe('GET / (landing page)', () => {
       '/catalog/series 10 menit',
     ]);
     const section = text($, 'section:has(#cache)');
-    expect(section).toContain('X-Cache: HIT (dari cache), MISS (baru diambil dari situs sumber) atau STALE');
+    expect(rows($, 'section:has(#cache) table:has(caption:contains("Arti")) tbody tr')).toEqual([
+      'HIT Masih segar, dari yang disimpan layanan (memori, disk, atau Redis), tanpa menghubungi situs sumber.',
+      'MISS Baru diambil dari situs sumber untuk permintaan ini (permintaan yang datang bersamaan berbagi satu pengambilan).',
+      'STALE Sudah lewat masa segarnya, dikirim tanpa menunggu situs sumber: versi baru sedang diambil, atau, bila ada meta.stale, situs sumber gagal (lihat di bawah).',
+    ]);
     expect(section).toContain('Cache-Control: public, max-age=<sisa detik segar>');
     expect(section).toContain('ETag (lemah). Kirim kembali sebagai If-None-Match');
     expect(section).toContain('304 Not Modified');
@@ -163,12 +167,17 @@ describe('GET / (landing page)', () => {
 
   it('reads the limits and cache times from the configuration', async () => {
     const configured = await startTestStack({
-      env: { RATE_LIMIT_MAX: '20', RATE_LIMIT_WINDOW_MS: '600000', CACHE_TTL_OVERRIDES: '/catalog/genres=3600', CACHE_STALE_MAX_S: '7200' },
+      env: {
+        RATE_LIMIT_MAX: '20',
+        RATE_LIMIT_WINDOW_S: '600',
+        CACHE_TTL_OVERRIDES: '/catalog/genres=3600',
+        STALE_WHILE_REVALIDATE_S: '7200',
+      },
     });
     try {
       const $ = load((await request(configured.app).get('/')).text);
       expect(text($, 'section:has(#batas)')).toContain('Setiap alamat IP boleh membuat 20 permintaan per 10 menit ke /catalog/*.');
-      expect(rows($, 'section:has(#cache) tbody tr')[2]).toBe('/catalog/genres 1 jam');
+      expect(rows($, 'section:has(#cache) table:has(caption:contains("Berapa lama")) tbody tr')[2]).toBe('/catalog/genres 1 jam');
       expect(text($, 'section:has(#cache)')).toContain('(hingga 2 jam)');
     } finally {
       await configured.close();

@@ -59,7 +59,7 @@ describe('the per-IP quota on /catalog/*', () => {
   });
 
   it('resets by itself when the window ends', async () => {
-    const api = await startLimited({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_MS: '1000' });
+    const api = await startLimited({ RATE_LIMIT_MAX: '2', RATE_LIMIT_WINDOW_S: '1' });
     // The window is read off Date: held still, the three requests fall in one window however long
     // the first one's upstream fetch takes; then it is moved past the window's end.
     vi.useFakeTimers({ toFake: ['Date'] });

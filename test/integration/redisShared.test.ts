@@ -63,7 +63,7 @@ async function instance(
 ): Promise<Instance> {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: origins.join(','),
-    UPSTREAM_TIMEOUT_MS: String(DEADLINE_MS),
+    UPSTREAM_TIMEOUT_S: String(DEADLINE_MS / 1000),
     DATA_DIR: mkdtempSync(join(tmpdir(), 'redis-shared-test-')),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_MAX: '100000',
@@ -426,7 +426,7 @@ describe('the chosen origin across instances', () => {
 describe('the challenge clearance across instances', () => {
   it('is solved once, in one Chromium, for two instances challenged at once', async () => {
     const walled = await simulator({ wall: {} });
-    const env = { SOLVER: 'chromium', UPSTREAM_TIMEOUT_MS: '15000' };
+    const env = { SOLVER: 'chromium', UPSTREAM_TIMEOUT_S: '15' };
     const [a, b] = await Promise.all([instance([walled.origin], env), instance([walled.origin], env)]);
     const [fromA, fromB] = await Promise.all([
       get(a, '/catalog/ongoing-series', '198.51.100.9', 15_000),

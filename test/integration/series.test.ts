@@ -100,7 +100,7 @@ describe('series and episode: input, fallbacks and faults', () => {
 
   // A fresh app (an empty cache) and simulator for every test.
   beforeEach(async () => {
-    stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_MS: '1500' } });
+    stack = await startTestStack({ env: { UPSTREAM_TIMEOUT_S: '1.5' } });
   });
   afterEach(() => stack.close());
 

@@ -26,7 +26,7 @@ const search = (query: string, extra = '') =>
 const firstSlug = async (query: string) => ((await search(query)).body.data.results as Card[])[0]?.slug;
 
 beforeAll(async () => {
-  stack = await startTestStack({ simulator: { catalogSize: CATALOG_SIZE }, env: { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: '0' } });
+  stack = await startTestStack({ simulator: { catalogSize: CATALOG_SIZE }, env: { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_S: '0' } });
   const started = Date.now();
   while ((await search('a')).body.meta?.catalogComplete !== true) {
     if (Date.now() - started > CRAWL_DEADLINE_MS) throw new Error('the crawler did not read the simulated catalog in time');

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ErrorEnvelope } from '../../src/contract/schemas.js';
 import { PARSE_DEADLINE_MS } from '../../src/catalog/pageParser.js';
-import { FAILED_PAGE_MEMORY_MS } from '../../src/catalog/service.js';
+import { FAILED_PAGE_MEMORY_MS } from '../../src/catalog/answerLifecycle.js';
 import type { PathologicalShape } from '../simulator/pages/pathological.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 import { untilOnRealTimers } from '../helpers/waiting.js';

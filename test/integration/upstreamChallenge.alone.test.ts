@@ -161,7 +161,7 @@ describe('the app in front of a walled upstream', () => {
       UPSTREAM_BASE_URLS: simulator.origin,
       DATA_DIR: tempDataDir(),
       LOG_LEVEL: 'silent',
-      UPSTREAM_TIMEOUT_MS: '15000',
+      UPSTREAM_TIMEOUT_S: '15',
       CRAWL_ENABLED: 'false',
       ...env,
     });

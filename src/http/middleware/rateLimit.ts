@@ -95,11 +95,11 @@ function secondsUntil(resetTime: Date | undefined): number {
   return resetTime === undefined ? 1 : Math.max(1, Math.ceil((resetTime.getTime() - Date.now()) / 1000));
 }
 
-/** The API quota, counted by the door: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_MS per client. */
+/** The API quota, counted by the door: RATE_LIMIT_MAX requests per RATE_LIMIT_WINDOW_S per client. */
 export function apiQuota(config: Config, clientAddress: ClientAddress, store: QuotaStore): Quota {
   return perClientQuota({
     limit: config.RATE_LIMIT_MAX,
-    windowMs: config.RATE_LIMIT_WINDOW_MS,
+    windowMs: config.RATE_LIMIT_WINDOW_S * 1000,
     subject: 'API requests',
     clientAddress,
     store,
@@ -109,5 +109,5 @@ export function apiQuota(config: Config, clientAddress: ClientAddress, store: Qu
 /** Report submissions have their own, stricter quota, apart from the API's: middleware on the report routes. */
 export function reportRateLimit(config: Config, clientAddress: ClientAddress, store: QuotaStore): RequestHandler {
   const limit = config.REPORT_RATE_LIMIT_MAX;
-  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_MS, subject: 'reports', clientAddress, store }).middleware;
+  return perClientQuota({ limit, windowMs: config.RATE_LIMIT_WINDOW_S * 1000, subject: 'reports', clientAddress, store }).middleware;
 }

@@ -1,6 +1,8 @@
-import type { CatalogAnswer } from '../../catalog/answer.js';
+import type { CatalogAnswer, NoSideEffects } from '../../catalog/answer.js';
 import type { AnyEndpoint } from '../../catalog/endpoints/index.js';
-import type { CatalogResult, CatalogService } from '../../catalog/service.js';
+import type { IncomingMessage } from 'node:http';
+import type { CatalogResult } from '../../catalog/answerLifecycle.js';
+import type { CatalogService } from '../../catalog/service.js';
 import { ageSecondsOf, cacheHeaders, type Representation } from '../apiAnswer.js';
 import { resolveCatalogRequest } from '../catalogRequest.js';
 import type { ApiResource } from './resource.js';
@@ -33,6 +35,26 @@ export function catalogResource(catalog: CatalogService, now: () => number): Api
     if (result.cacheStatus !== 'MISS') served.set(result.answer, { ageSeconds, representation: fresh });
     return fresh;
   };
+  function answer(
+    request: ResolvedCatalogRequest,
+    req: IncomingMessage,
+    pathname: string,
+    options: NoSideEffects,
+  ): Representation | undefined;
+  function answer(request: ResolvedCatalogRequest): Representation | Promise<Representation>;
+  function answer(
+    { endpoint, input }: ResolvedCatalogRequest,
+    _req?: IncomingMessage,
+    _pathname?: string,
+    options?: NoSideEffects,
+  ): Representation | Promise<Representation> | undefined {
+    if (options !== undefined) {
+      const held = catalog.answer(endpoint, input, options);
+      return held && representation(held);
+    }
+    const result = catalog.answer(endpoint, input);
+    return result instanceof Promise ? result.then(representation) : representation(result);
+  }
   return {
     segment: 'catalog',
     resolve(method, pathname, rawQuery) {
@@ -41,13 +63,6 @@ export function catalogResource(catalog: CatalogService, now: () => number): Api
       if (resolved.error !== undefined) return { route: resolved.endpoint?.path, error: resolved.error };
       return { route: resolved.endpoint.path, request: resolved };
     },
-    held({ endpoint, input }) {
-      const result = catalog.peek(endpoint, input);
-      return result && representation(result);
-    },
-    answer({ endpoint, input }) {
-      const result = catalog.cached(endpoint, input);
-      return result !== undefined ? representation(result) : catalog.fetch(endpoint, input).then(representation);
-    },
+    answer,
   };
 }

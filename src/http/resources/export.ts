@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { NoSideEffects } from '../../catalog/answer.js';
 import accepts from 'accepts';
 import type { CatalogFiles, ExportFile, ExportFileName } from '../../export/catalogFiles.js';
 import type { Representation } from '../apiAnswer.js';
@@ -32,6 +33,18 @@ export function exportResource(files: CatalogFiles, origin: OriginRule): ApiReso
       cacheStatus: 'HIT',
     };
   };
+  function answer(name: ExportFileName, req: IncomingMessage, pathname: string, options: NoSideEffects): Representation | undefined;
+  function answer(name: ExportFileName, req: IncomingMessage): Promise<Representation>;
+  function answer(
+    name: ExportFileName,
+    req: IncomingMessage,
+    _pathname?: string,
+    options?: NoSideEffects,
+  ): Representation | Promise<Representation> | undefined {
+    if (options === undefined) return files.file(name, originOf(req, origin)).then((file) => representation(name, file, req));
+    const held = files.file(name, originOf(req, origin), options);
+    return held && representation(name, held, req);
+  }
   return {
     segment: 'export',
     resolve(method, pathname) {
@@ -41,12 +54,6 @@ export function exportResource(files: CatalogFiles, origin: OriginRule): ApiReso
       if (method !== 'GET' && method !== 'HEAD') return { route, error: new MethodNotAllowedError(method, pathname, METHODS) };
       return { route, request: name as ExportFileName };
     },
-    held(name, req) {
-      const file = files.held(name, originOf(req, origin));
-      return file && representation(name, file, req);
-    },
-    async answer(name, req) {
-      return representation(name, await files.file(name, originOf(req, origin)), req);
-    },
+    answer,
   };
 }

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { CatalogResult } from '../../catalog/service.js';
-import { FEED_FORMATS, type FeedFormat, type FeedModel } from '../../feeds/model.js';
+import type { NoSideEffects } from '../../catalog/answer.js';
+import { FEED_FORMATS, type FeedFormat } from '../../feeds/model.js';
 import type { FeedLocation } from '../../feeds/render.js';
-import type { FeedService, RenderedFeed } from '../../feeds/service.js';
+import type { FeedAnswer, FeedService } from '../../feeds/service.js';
 import type { FeedDefinition } from '../../feeds/table.js';
 import { ageSecondsOf, cacheHeaders, type Representation } from '../apiAnswer.js';
 import { resolveFeedRequest } from '../feedRequest.js';
@@ -30,7 +30,7 @@ export function feedResource(feeds: FeedService, origin: OriginRule, now: () => 
     const base = originOf(req, origin);
     return { self: `${base}${pathname}`, baseUrl: base };
   };
-  const representation = (result: CatalogResult, model: FeedModel, format: FeedFormat, rendered: RenderedFeed): Representation => ({
+  const representation = (format: FeedFormat, { result, model, rendered }: FeedAnswer): Representation => ({
     body: rendered.body,
     contentType: FEED_FORMATS[format].mediaType,
     etag: rendered.etag,
@@ -39,6 +39,19 @@ export function feedResource(feeds: FeedService, origin: OriginRule, now: () => 
     cacheStatus: result.cacheStatus,
     upstream: result.upstream,
   });
+  function answer(request: ResolvedFeedRequest, req: IncomingMessage, pathname: string, options: NoSideEffects): Representation | undefined;
+  function answer(request: ResolvedFeedRequest, req: IncomingMessage, pathname: string): Promise<Representation>;
+  function answer(
+    { feed, format, input }: ResolvedFeedRequest,
+    req: IncomingMessage,
+    pathname: string,
+    options?: NoSideEffects,
+  ): Representation | Promise<Representation> | undefined {
+    if (options === undefined)
+      return feeds.answer(feed, input, format, location(req, pathname)).then((built) => representation(format, built));
+    const held = feeds.answer(feed, input, format, location(req, pathname), options);
+    return held && representation(format, held);
+  }
   return {
     segment: 'feeds',
     resolve(method, pathname) {
@@ -47,13 +60,6 @@ export function feedResource(feeds: FeedService, origin: OriginRule, now: () => 
       if (resolved.error !== undefined) return { route: resolved.feed && routeOf(resolved.feed), error: resolved.error };
       return { route: routeOf(resolved.feed), request: resolved };
     },
-    held({ feed, format, input }, req, pathname) {
-      const held = feeds.held(feed, input, format, location(req, pathname));
-      return held && representation(held.result, held.model, format, held.rendered);
-    },
-    async answer({ feed, format, input }, req, pathname) {
-      const { result, model } = await feeds.resolve(feed, input);
-      return representation(result, model, format, feeds.render(model, format, location(req, pathname)));
-    },
+    answer,
   };
 }

@@ -20,7 +20,7 @@ export interface RedisAnswersOptions {
   /** This instance's own copies: read first, and all that is left while Redis is down. */
   file: AnswerFile;
   lifetimes: AnswerLifetimes;
-  /** The page deadline (UPSTREAM_TIMEOUT_MS): how long a fetch holds the lock, and a waiter waits. */
+  /** The page deadline (UPSTREAM_TIMEOUT_S): how long a fetch holds the lock, and a waiter waits. */
   deadlineMs: number;
   /** The cache's clock, which fetchedAt reads. */
   now: () => number;
@@ -65,7 +65,7 @@ export function createRedisAnswers({ redis, file, lifetimes, deadlineMs, now }: 
       file.write(key, outcome.value);
       return outcome.value;
     },
-    async lastGood(key) {
+    async kept(key) {
       const own = file.read(key);
       if (!redis.isUp()) return own;
       const shared = await readShared(key).catch((error: unknown) => {

@@ -23,7 +23,7 @@ export function createSqliteAnswers({ file, lifetimes, now }: SqliteAnswersOptio
       file.write(key, fetched);
       return fetched;
     },
-    lastGood: async (key) => file.read(key),
+    kept: async (key) => file.read(key),
     drop: async (key) => file.delete(key),
   };
 }

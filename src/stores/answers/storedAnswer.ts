@@ -33,7 +33,7 @@ export function decodeAnswer(stored: Buffer): CatalogAnswer | undefined {
 
 /** How long answers live in a store: served as cached answers, and kept for when the upstream fails. */
 export interface AnswerLifetimes {
-  /** How long past its TTL an answer may be served while it is refreshed (CACHE_STALE_MAX_S). */
+  /** How long past its TTL an answer may be served while it is refreshed (STALE_WHILE_REVALIDATE_S). */
   staleMaxMs: number;
   /** How long after its fetch an answer is kept for when the upstream fails (STALE_IF_ERROR_S). */
   keepMs: number;

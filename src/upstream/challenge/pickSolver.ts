@@ -6,12 +6,12 @@ import { SOLVE_TIMEOUT_MS, type ChallengeSolver } from './solver.js';
 
 // Apart from solver.ts, so that the solvers can import the interface they implement without a cycle.
 
-type SolverSetting = 'auto' | 'chromium' | 'flaresolverr' | 'off';
+/** SOLVER as the config reads it: a FlareSolverr service is named by its URL. */
+type SolverSetting = { kind: 'auto' | 'chromium' | 'off' } | { kind: 'flaresolverr'; url: string };
 
 export interface SolverConfig {
   SOLVER: SolverSetting;
   CHROMIUM_PATH: string;
-  FLARESOLVERR_URL?: string | undefined;
 }
 
 /** The browser closes after this long without a solve or a browser-page fetch. */
@@ -26,26 +26,25 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/**
- * The solver the configuration asks for. `auto` prefers an external FlareSolverr when one is
- * configured, then a local Chromium when its binary is there, else none (challenges answer 503).
- */
+/** The solver the configuration asks for. `auto` is the local Chromium when its binary is there, else none (challenges answer 503). */
 export function createSolver(config: SolverConfig, logger: Logger): ChallengeSolver | null {
   const timeoutMs = SOLVE_TIMEOUT_MS;
   const chromium = () => createChromiumSolver({ executablePath: config.CHROMIUM_PATH, timeoutMs, idleMs: BROWSER_IDLE_MS, logger });
   const flaresolverr = (url: string) => createFlareSolverrSolver({ url, timeoutMs });
-  switch (config.SOLVER) {
+  const setting = config.SOLVER;
+  switch (setting.kind) {
     case 'off':
       return null;
     case 'chromium':
       return chromium();
     case 'flaresolverr':
-      // The config schema refuses SOLVER=flaresolverr without FLARESOLVERR_URL.
-      return flaresolverr(config.FLARESOLVERR_URL as string);
+      return flaresolverr(setting.url);
     case 'auto':
-      if (config.FLARESOLVERR_URL) return flaresolverr(config.FLARESOLVERR_URL);
       if (isExecutable(config.CHROMIUM_PATH)) return chromium();
-      logger.warn({ chromiumPath: config.CHROMIUM_PATH }, 'no challenge solver: Chromium not found and FLARESOLVERR_URL unset');
+      logger.warn(
+        { chromiumPath: config.CHROMIUM_PATH },
+        'no challenge solver: Chromium not found at CHROMIUM_PATH and SOLVER names no FlareSolverr',
+      );
       return null;
   }
 }

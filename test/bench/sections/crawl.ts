@@ -13,7 +13,7 @@ const EXPORT_ROUNDS = 2;
 /** The simulator's latency while hits are measured during a pass: the pass then lasts long enough to measure. */
 const PASS_LATENCY_MS = 20;
 
-const CRAWL = { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: '0' };
+const CRAWL = { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_S: '0' };
 
 async function metric(service: ServiceProcess, name: string): Promise<number> {
   const text = await (await fetch(`${service.origin}/metrics`)).text();
@@ -35,7 +35,7 @@ const listPages = (simulator: Simulator) => simulator.hits.filter((hit) => hit.p
  * other clients during a pass against the same hits once it is over.
  */
 export async function crawlSection(report: BenchReport): Promise<void> {
-  report.section(`the crawler and the export: ${SERIES.toLocaleString('en')} series, CRAWL_INTERVAL_MS=0`);
+  report.section(`the crawler and the export: ${SERIES.toLocaleString('en')} series, CRAWL_INTERVAL_S=0`);
   const simulator = await startSimulator({ catalogSize: SERIES, latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: simulator.origin });
   const started = performance.now();

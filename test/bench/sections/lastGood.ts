@@ -180,7 +180,7 @@ async function staleOverHttp(report: BenchReport): Promise<void> {
     ...NO_QUOTA,
     UPSTREAM_BASE_URLS: simulator.origin,
     CACHE_TTL_OVERRIDES: '/catalog/popular-series=1',
-    CACHE_STALE_MAX_S: '0',
+    STALE_WHILE_REVALIDATE_S: '0',
   });
   const staleUrl = `${service.origin}/catalog/popular-series`;
   const hitUrl = `${service.origin}/catalog/new-movie`;

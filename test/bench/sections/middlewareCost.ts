@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { parse as parseQueryString } from 'node:querystring';
 import { pino } from 'pino';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
-import { cacheKey } from '../../../src/catalog/service.js';
+import { cacheKey } from '../../../src/catalog/answerLifecycle.js';
 import { loadConfig } from '../../../src/config/load.js';
 import { apiQuota } from '../../../src/http/middleware/rateLimit.js';
 import { observeAnswer } from '../../../src/http/middleware/requestMetrics.js';

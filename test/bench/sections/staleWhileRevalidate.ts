@@ -20,7 +20,7 @@ export async function staleWhileRevalidateSection(report: BenchReport): Promise<
     ...NO_QUOTA,
     UPSTREAM_BASE_URLS: simulator.origin,
     CACHE_TTL_OVERRIDES: '/catalog/ongoing-series=2',
-    UPSTREAM_TIMEOUT_MS: '10000',
+    UPSTREAM_TIMEOUT_S: '10',
   });
   const url = `${service.origin}/catalog/ongoing-series`;
   const bare = await startBareServer(Buffer.from(await (await fetch(url)).arrayBuffer()));

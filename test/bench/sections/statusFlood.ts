@@ -5,7 +5,7 @@ import { median, type BenchReport } from '../report.js';
 import { LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
 const HIT_PATH = '/catalog/popular-series';
-// 16 connections on /status once moved the hit p99: the flood this section measures against.
+// Each page's flood: 16 connections, sent beside 50 clients of cached hits whose p99 it may move only so far.
 const FLOOD_CONNECTIONS = 16;
 const ROUNDS = 3;
 

@@ -52,7 +52,7 @@ function missQueries(first: number, besides: ReadonlySet<string> = new Set()): s
 export async function titleSearchSection(report: BenchReport): Promise<void> {
   report.section(`title search over ${CATALOG_SIZE} series (source=catalog): cached hits against bare node:http, and misses`);
   const simulator = await startSimulator({ catalogSize: CATALOG_SIZE });
-  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CRAWL_ENABLED: 'true', CRAWL_INTERVAL_MS: '0' });
+  const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin, CRAWL_ENABLED: 'true', CRAWL_INTERVAL_S: '0' });
   const crawlStarted = performance.now();
   const complete = async () => {
     const answer = (await (await fetch(`${service.origin}/catalog/search?q=a&source=catalog`)).json().catch(() => null)) as {

@@ -10,24 +10,23 @@ describe('loadConfig', () => {
       UPSTREAM_BASE_URLS: ['https://anichin.cafe'],
       UPSTREAM_SERIES_PATH: undefined,
       UPSTREAM_LIST_PATH: undefined,
-      UPSTREAM_TIMEOUT_MS: 10000,
-      SOLVER: 'auto',
+      UPSTREAM_TIMEOUT_S: 10,
+      SOLVER: { kind: 'auto' },
       CHROMIUM_PATH: '/usr/bin/chromium',
-      FLARESOLVERR_URL: undefined,
       RATE_LIMIT_MAX: 50,
-      RATE_LIMIT_WINDOW_MS: 3600000,
+      RATE_LIMIT_WINDOW_S: 3600,
       REPORT_RATE_LIMIT_MAX: 5,
       CACHE_MAX_MB: 64,
-      CACHE_STALE_MAX_S: 86400,
       CACHE_TTL_OVERRIDES: {},
       TRUST_PROXY: false,
       DATA_DIR: './data',
       ADMIN_TOKEN: undefined,
       PUBLIC_URL: undefined,
+      STALE_WHILE_REVALIDATE_S: 86400,
       STALE_IF_ERROR_S: 604800,
       ANSWER_STORE_MAX_MB: 512,
       CRAWL_ENABLED: true,
-      CRAWL_INTERVAL_MS: 3000,
+      CRAWL_INTERVAL_S: 3,
       LOG_LEVEL: 'info',
     });
   });
@@ -75,7 +74,10 @@ describe('loadConfig', () => {
   it.each([
     ['PORT', 'abc', /PORT="abc": PORT must be a whole number/],
     ['PORT', '70000', /PORT="70000": PORT must be at most 65535/],
-    ['UPSTREAM_TIMEOUT_MS', '1e4', /UPSTREAM_TIMEOUT_MS="1e4"/],
+    ['UPSTREAM_TIMEOUT_S', '1e4', /UPSTREAM_TIMEOUT_S="1e4": UPSTREAM_TIMEOUT_S must be seconds from 0.1 to 120, such as 10 or 0.5/],
+    ['UPSTREAM_TIMEOUT_S', '0.05', /UPSTREAM_TIMEOUT_S="0.05": UPSTREAM_TIMEOUT_S must be at least 0.1/],
+    ['CRAWL_INTERVAL_S', '0.0001', /CRAWL_INTERVAL_S="0.0001": CRAWL_INTERVAL_S must be seconds from 0 to 3600/],
+    ['RATE_LIMIT_WINDOW_S', '90000', /RATE_LIMIT_WINDOW_S="90000": RATE_LIMIT_WINDOW_S must be at most 86400/],
     ['UPSTREAM_BASE_URLS', 'anichin.cafe', /UPSTREAM_BASE_URLS="anichin.cafe": "anichin.cafe" is not a URL/],
     ['UPSTREAM_BASE_URLS', 'https://a.example/seri/', /must be an http\(s\) origin with no path/],
     ['UPSTREAM_SERIES_PATH', '/a/b/', /UPSTREAM_SERIES_PATH="\/a\/b\/": UPSTREAM_SERIES_PATH must be one path segment/],
@@ -83,9 +85,18 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_MAX', '0', /RATE_LIMIT_MAX="0": RATE_LIMIT_MAX must be at least 1/],
     ['TRUST_PROXY', 'true', /TRUST_PROXY="true": .*forged X-Forwarded-For/],
     ['LOG_LEVEL', 'loud', /LOG_LEVEL="loud": LOG_LEVEL must be one of/],
-    ['SOLVER', 'browser', /SOLVER="browser": SOLVER must be one of auto, chromium, flaresolverr, off/],
+    [
+      'SOLVER',
+      'browser',
+      /SOLVER="browser": SOLVER must be auto, chromium, off, or the URL of a FlareSolverr service such as http:\/\/127.0.0.1:8191/,
+    ],
+    [
+      'SOLVER',
+      'flaresolverr',
+      /SOLVER="flaresolverr": SOLVER takes the FlareSolverr service's URL itself, such as http:\/\/127.0.0.1:8191/,
+    ],
+    ['SOLVER', 'http://127.0.0.1:8191/v1', /SOLVER="http:\/\/127.0.0.1:8191\/v1": SOLVER must be auto, chromium, off, or the URL/],
     ['CHROMIUM_PATH', 'chromium', /CHROMIUM_PATH="chromium": CHROMIUM_PATH must be an absolute path/],
-    ['FLARESOLVERR_URL', 'localhost:8191', /FLARESOLVERR_URL="localhost:8191": "localhost:8191" must be an http\(s\) origin/],
     ['ADMIN_TOKEN', 'short', /ADMIN_TOKEN="short": ADMIN_TOKEN must be at least 24 characters/],
     ['REDIS_URL', 'localhost:6379', /REDIS_URL="localhost:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ['REDIS_URL', 'http://redis:6379', /REDIS_URL="http:\/\/redis:6379": REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
@@ -94,11 +105,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(message);
   });
 
-  it('stops on SOLVER=flaresolverr without FLARESOLVERR_URL, naming the missing variable', () => {
-    expect(() => loadConfig({ SOLVER: 'flaresolverr' })).toThrow(/FLARESOLVERR_URL="": SOLVER=flaresolverr needs FLARESOLVERR_URL/);
-    expect(loadConfig({ SOLVER: 'flaresolverr', FLARESOLVERR_URL: 'http://127.0.0.1:8191' }).FLARESOLVERR_URL).toBe(
-      'http://127.0.0.1:8191',
-    );
+  it('reads SOLVER as a kind, or as the URL of a FlareSolverr service', () => {
+    expect(loadConfig({ SOLVER: ' chromium ' }).SOLVER).toEqual({ kind: 'chromium' });
+    expect(loadConfig({ SOLVER: 'off' }).SOLVER).toEqual({ kind: 'off' });
+    expect(loadConfig({ SOLVER: 'http://127.0.0.1:8191/' }).SOLVER).toEqual({ kind: 'flaresolverr', url: 'http://127.0.0.1:8191' });
+  });
+
+  it('reads every duration in seconds, to the millisecond', () => {
+    const config = loadConfig({ UPSTREAM_TIMEOUT_S: '1.5', RATE_LIMIT_WINDOW_S: '60', CRAWL_INTERVAL_S: '0.015', STALE_IF_ERROR_S: '0' });
+    expect([config.UPSTREAM_TIMEOUT_S, config.RATE_LIMIT_WINDOW_S, config.CRAWL_INTERVAL_S, config.STALE_IF_ERROR_S]).toEqual([
+      1.5, 60, 0.015, 0,
+    ]);
   });
 
   it('reads CACHE_TTL_OVERRIDES as whole seconds per endpoint path', () => {

@@ -48,6 +48,33 @@ describe('a retired variable still set', () => {
     ]);
   });
 
+  it('names the new name of a renamed variable, and a millisecond value in seconds', () => {
+    const warnings = warningsFor({
+      UPSTREAM_TIMEOUT_MS: '15000',
+      RATE_LIMIT_WINDOW_MS: 'an hour',
+      CRAWL_INTERVAL_MS: '250',
+      CACHE_STALE_MAX_S: '7200',
+      FLARESOLVERR_URL: 'http://127.0.0.1:8191',
+    });
+    expect(warnings.map(({ variable, replacedBy }) => [variable, replacedBy])).toEqual([
+      ['UPSTREAM_TIMEOUT_MS', 'replaced by UPSTREAM_TIMEOUT_S, in seconds like every duration: set UPSTREAM_TIMEOUT_S=15'],
+      ['RATE_LIMIT_WINDOW_MS', 'replaced by RATE_LIMIT_WINDOW_S, in seconds like every duration: set RATE_LIMIT_WINDOW_S=<seconds>'],
+      ['CRAWL_INTERVAL_MS', 'replaced by CRAWL_INTERVAL_S, in seconds like every duration: set CRAWL_INTERVAL_S=0.25'],
+      ['CACHE_STALE_MAX_S', 'renamed STALE_WHILE_REVALIDATE_S, same meaning: set STALE_WHILE_REVALIDATE_S=7200'],
+      ['FLARESOLVERR_URL', "SOLVER takes the FlareSolverr service's URL itself: set SOLVER=http://127.0.0.1:8191"],
+    ]);
+    const suggested = Object.fromEntries(
+      warnings.map(({ replacedBy }) => /set (\w+)=(\S+)$/.exec(replacedBy)!.slice(1, 3) as [string, string]),
+    );
+    delete suggested.RATE_LIMIT_WINDOW_S;
+    expect(loadConfig(suggested)).toMatchObject({
+      UPSTREAM_TIMEOUT_S: 15,
+      CRAWL_INTERVAL_S: 0.25,
+      STALE_WHILE_REVALIDATE_S: 7200,
+      SOLVER: { kind: 'flaresolverr', url: 'http://127.0.0.1:8191' },
+    });
+  });
+
   it('logs nothing when none is set', () => {
     expect(warningsFor({ PORT: '8080', CACHE_TTL_OVERRIDES: '/catalog/home=60' })).toEqual([]);
   });

@@ -44,8 +44,12 @@ describe('the export for many Hosts', () => {
     for (let request = 0; request < 50; request++)
       expect(await schemaOf(files, `http://junk-${request}.example`)).toBe('/export/catalog.schema.json');
     expect(builds() - before).toBe(5);
-    expect(files.held('catalog.json', 'http://junk-99.example')).toBe(await files.file('catalog.json', 'http://junk-0.example'));
-    expect(files.held('catalog.json', 'http://b.example')).toBe(await files.file('catalog.json', 'http://b.example'));
+    expect(files.file('catalog.json', 'http://junk-99.example', { sideEffects: false })).toBe(
+      await files.file('catalog.json', 'http://junk-0.example'),
+    );
+    expect(files.file('catalog.json', 'http://b.example', { sideEffects: false })).toBe(
+      await files.file('catalog.json', 'http://b.example'),
+    );
 
     // A change starts afresh: the next Host is named again.
     change();

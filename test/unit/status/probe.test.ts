@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { CatalogResult, CatalogService } from '../../../src/catalog/service.js';
+import type { CatalogResult } from '../../../src/catalog/answerLifecycle.js';
+import type { CatalogService } from '../../../src/catalog/service.js';
 import { describeError } from '../../../src/http/errorTable.js';
 import { probeUpstream } from '../../../src/status/probe.js';
 import type { UpstreamClient } from '../../../src/upstream/client.js';

@@ -1,9 +1,10 @@
 import { afterAll, expect, it } from 'vitest';
-import { startService, type ServiceProcess } from '../bench/processes.js';
+import { ServiceExitedError, startService, type ServiceProcess } from '../bench/processes.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
-// The real service (src/main.ts in a child process) started with variables it no longer reads:
-// it starts, warns once for each, and runs on the values that replaced them. A start through tsx
+// The real service (src/main.ts in a child process) started with variables it no longer reads (it
+// starts, warns once for each, and runs on the values that replaced them), and with an override of no
+// endpoint (it stops, naming the variable). A start through tsx
 // takes seconds on a busy machine, hence the longer limit.
 
 let site: Simulator | undefined;
@@ -35,4 +36,22 @@ it('starts with retired variables set, warns once for each, naming what replaced
       msg: "UPSTREAM_BREAKER_THRESHOLD is no longer read and is ignored: now fixed: an origin's breaker opens after 5 failed page fetches in a row",
     },
   ]);
+}, 60_000);
+
+it('stops the start, naming CACHE_TTL_OVERRIDES, on an override of no endpoint', async () => {
+  const refused = await startService({
+    UPSTREAM_BASE_URLS: 'http://127.0.0.1:9',
+    CACHE_TTL_OVERRIDES: '/catalog/home=60,/catalog/nothing=5',
+  }).then(
+    (started) => {
+      service = started;
+      return null;
+    },
+    (error: unknown) => error,
+  );
+  expect(refused).toBeInstanceOf(ServiceExitedError);
+  expect((refused as ServiceExitedError).exitCode).toBe(1);
+  expect((refused as ServiceExitedError).stderr).toMatch(
+    /^Invalid configuration:\n {2}CACHE_TTL_OVERRIDES: \/catalog\/nothing is no endpoint; the endpoints are \/catalog\/home, /,
+  );
 }, 60_000);

@@ -5,11 +5,12 @@ import { median } from './report.js';
 // Load rounds of one server (50 connections each), added up: sections alternate rounds of the
 // servers they compare, so that the shared machine's swings weigh on each alike.
 
-/** Requests, seconds and the CPU time the server's process spent over the rounds, with each round's latency. */
+/** Requests, seconds and the CPU time the server's process spent over the rounds, with each round's rate and latency. */
 export interface LoadTally {
   requests: number;
   seconds: number;
   cpuMs: number;
+  perSecond: number[];
   p50: number[];
   p99: number[];
 }
@@ -22,7 +23,7 @@ export interface LoadFigures {
   cpuMicroseconds: number;
 }
 
-export const emptyTally = (): LoadTally => ({ requests: 0, seconds: 0, cpuMs: 0, p50: [], p99: [] });
+export const emptyTally = (): LoadTally => ({ requests: 0, seconds: 0, cpuMs: 0, perSecond: [], p50: [], p99: [] });
 
 /** One round of `seconds` on `url`, added to `tally`; `pid` is the server's process. */
 export async function loadRound(tally: LoadTally, url: string, seconds: number, pid: number): Promise<void> {
@@ -32,6 +33,7 @@ export async function loadRound(tally: LoadTally, url: string, seconds: number, 
   tally.requests += result.requests.total;
   tally.seconds += result.duration;
   tally.cpuMs += cpuMs(pid) - cpuBefore;
+  tally.perSecond.push(result.requests.total / result.duration);
   tally.p50.push(result.latency.p50);
   tally.p99.push(result.latency.p99);
 }

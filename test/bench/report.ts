@@ -14,6 +14,16 @@ interface Row {
 export class BenchReport {
   readonly #rows: Row[] = [];
   readonly #started = new Date();
+  readonly #durations: string[] = [];
+
+  /** Runs one section; how long it took is printed after it and with the table. */
+  async timed(name: string, section: (report: BenchReport) => Promise<void>): Promise<void> {
+    const started = performance.now();
+    await section(this);
+    const took = duration(performance.now() - started);
+    this.#durations.push(`${name} ${took}`);
+    console.log(`  (${name}: ${took})`);
+  }
 
   /** A section's heading, printed as it starts. */
   section(title: string): void {
@@ -45,8 +55,49 @@ export class BenchReport {
     console.log('| measure | value | goal | met |\n|---|---|---|---|');
     for (const row of this.#rows)
       console.log(`| ${row.measure} | ${row.value} | ${row.goal} | ${row.met === null ? '' : row.met ? 'yes' : 'no'} |`);
-    console.log(this.allMet ? '\nEvery goal met.' : '\nSome goals missed (MISS above).');
+    console.log(`\nSections: ${this.#durations.join(' · ')}; total ${duration(Date.now() - this.#started.getTime())}.`);
+    console.log(this.allMet ? 'Every goal met.' : 'Some goals missed (MISS above).');
   }
+}
+
+/** "48 s", "7 min 12 s". */
+function duration(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  return seconds < 60 ? `${seconds} s` : `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+}
+
+/** Each round's figure of ours and of the reference, and their ratio (ours / reference). */
+export interface RoundRatios {
+  ours: number[];
+  reference: number[];
+  ratios: number[];
+}
+
+/**
+ * `rounds` rounds of ours then the reference (A, B, A, B…): each callback measures one round and
+ * gives its figure (a median time, a rate). Whatever else the shared machine runs weighs on both
+ * figures of a round alike, so a goal is judged on the median of the rounds' ratios. `settled`
+ * may end the rounds early, once the ratios so far leave no doubt.
+ */
+export async function alternatingRatios(
+  rounds: number,
+  ours: () => number | Promise<number>,
+  reference: () => number | Promise<number>,
+  settled: (ratios: readonly number[]) => boolean = () => false,
+): Promise<RoundRatios> {
+  const result: RoundRatios = { ours: [], reference: [], ratios: [] };
+  while (result.ratios.length < rounds && !settled(result.ratios)) {
+    result.ours.push(await ours());
+    result.reference.push(await reference());
+    result.ratios.push(result.ours.at(-1)! / result.reference.at(-1)!);
+  }
+  return result;
+}
+
+/** Every round's ratio and their spread, for a goal's value: "rounds 0.12, 0.14, 0.13; spread 0.12–0.14". */
+export function roundsText(ratios: readonly number[], digits: number): string {
+  const sorted = [...ratios].sort((a, b) => a - b);
+  return `rounds ${ratios.map((ratio) => ratio.toFixed(digits)).join(', ')}; spread ${sorted[0]!.toFixed(digits)}–${sorted.at(-1)!.toFixed(digits)}`;
 }
 
 export function median(values: readonly number[]): number {

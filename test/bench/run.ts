@@ -1,6 +1,6 @@
 // `npm run bench`: every goal as a ratio (or difference) of two figures measured in this run, in one
 // table. Each section is a module of sections/ taking the report; add one with one line below.
-// BENCH_ONLY=hit,parse runs only the sections named (a shorter run while working on one of them).
+// `npm run bench -- hit parse` runs only the sections named (a shorter run while working on one of them).
 import { BenchReport } from './report.js';
 import { badPagesSection } from './sections/badPages.js';
 import { crawlSection } from './sections/crawl.js';
@@ -40,9 +40,16 @@ const SECTIONS: Record<string, (report: BenchReport) => Promise<void>> = {
   'refused-flood': refusedFloodSection,
 };
 
-const only = process.env.BENCH_ONLY?.split(',');
+const names = process.argv.slice(2);
+const unknown = names.filter((name) => !Object.hasOwn(SECTIONS, name));
+if (unknown.length > 0) {
+  console.error(
+    `unknown bench section ${unknown.map((name) => `"${name}"`).join(', ')}; the sections are: ${Object.keys(SECTIONS).join(', ')}`,
+  );
+  process.exit(2);
+}
 const report = new BenchReport();
-for (const [name, section] of Object.entries(SECTIONS)) if (only === undefined || only.includes(name)) await section(report);
+for (const [name, section] of Object.entries(SECTIONS)) if (names.length === 0 || names.includes(name)) await report.timed(name, section);
 report.print();
 // The parse section's worker threads would keep the process alive.
 process.exit(report.allMet ? 0 : 1);

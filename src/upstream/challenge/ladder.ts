@@ -1,6 +1,6 @@
 import type { UpstreamAnswer, UpstreamFailure } from '../classify.js';
 import { FIREWALL_RETRY_AFTER_SECONDS, UpstreamBlockedError } from '../errors.js';
-import { requestHeaders } from '../headers.js';
+import { requestHeaders } from './headers.js';
 import type { HttpTransport } from '../http.js';
 import type { PageFetch } from '../pageFetch.js';
 import type { Clearance } from './clearance.js';

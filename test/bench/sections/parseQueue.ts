@@ -3,7 +3,7 @@ import { startService } from '../processes.js';
 import { percentile, timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
-const MISSES = Number(process.env.BENCH_PARSE_QUEUE_MISSES ?? 2000);
+const MISSES = Number(process.env.BENCH_PARSE_QUEUE_MISSES ?? 1000);
 const CONCURRENCY = 200;
 
 /**

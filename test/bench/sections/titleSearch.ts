@@ -4,11 +4,10 @@ import { startSimulator } from '../../simulator/server.js';
 import { againstBare, tallyFigures } from '../loadRounds.js';
 import { cpuMs, startService } from '../processes.js';
 import { percentile, timedGet, type BenchReport } from '../report.js';
-import { NO_QUOTA } from './settings.js';
+import { LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
 const CATALOG_SIZE = 2000;
 const ROUNDS = Number(process.env.BENCH_HIT_ROUNDS ?? 4);
-const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 10);
 const HIT_QUERY = '/catalog/search?q=sword&source=catalog';
 /** Distinct searches, each asked once: every one a miss of the cache, answered by the title index. */
 const MISS_COUNT = 300;
@@ -127,7 +126,7 @@ export async function titleSearchSection(report: BenchReport): Promise<void> {
     body,
     ours: oursTally,
     bare: bareTally,
-  } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, SECONDS, ROUNDS, { warmUpSeconds: 3 });
+  } = await againstBare({ url: service.origin + HIT_QUERY, pid: service.pid }, LOAD_SECONDS, ROUNDS, { warmUpSeconds: 3 });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
   report.goal(
     `search hit p99 minus bare p99, ${(body.length / 1024).toFixed(1)} KB body, median round`,

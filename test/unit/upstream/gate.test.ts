@@ -6,7 +6,7 @@ import { createMemoryClearances } from '../../../src/stores/clearance/memory.js'
 import { clearanceExpiry, type Clearance } from '../../../src/upstream/challenge/clearance.js';
 import { createChallengeGate } from '../../../src/upstream/challenge/gate.js';
 import type { ChallengeSolver } from '../../../src/upstream/challenge/solver.js';
-import { requestHeaders } from '../../../src/upstream/headers.js';
+import { requestHeaders } from '../../../src/upstream/challenge/headers.js';
 import { createUpstreamMonitor } from '../../../src/upstream/monitor.js';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
 

@@ -1,4 +1,4 @@
-import type { Clearance } from './challenge/clearance.js';
+import type { Clearance } from './clearance.js';
 
 // A current desktop Chrome on Windows, with the headers it sends on a top-level navigation.
 // The upstream sits behind Cloudflare, which scores requests that do not look like a browser.

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
-// Every environment variable the service reads, with its default and rule. `.env.example`
-// lists the same variables; the README's configuration table is written from this file.
+// Every environment variable the service reads, with its default and rule. Each default is the text
+// an operator would write (a prefault, parsed like a given value), so the schema's input JSON Schema
+// holds it: /docs lists the variables from there, and tests hold `.env.example` and the README's
+// table to it. A variable no longer read is in retired.ts.
 
 const wholeNumber = (name: string, min: number, max: number) =>
   z
@@ -33,15 +35,15 @@ const ttlOverrides = z
       .map((part) => part.trim())
       .filter(Boolean)) {
       const match = /^(\/catalog\/[^\s=]+)=(\d+)$/.exec(entry);
-      const seconds = match ? Number(match[2]) : NaN;
-      if (match === null || seconds < 1 || seconds > TTL_MAX_SECONDS) {
+      const ttl = match ? Number(match[2]) : NaN;
+      if (match === null || ttl < 1 || ttl > TTL_MAX_SECONDS) {
         ctx.addIssue({
           code: 'custom',
           message: `"${entry}" must be an endpoint's path and whole seconds from 1 to ${TTL_MAX_SECONDS}, like /catalog/home=60`,
         });
         return z.NEVER;
       }
-      overrides[match[1]!] = seconds;
+      overrides[match[1]!] = ttl;
     }
     return overrides;
   });

@@ -30,6 +30,7 @@ beforeEach(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterEach(async () => {
+  vi.restoreAllMocks();
   vi.useRealTimers();
   await new Promise((resolve) => server.close(resolve));
   await stack.close();

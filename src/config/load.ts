@@ -1,3 +1,4 @@
+import { withRenamedVariables } from './retired.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 /** A start-up configuration problem; its message names every bad variable. */
@@ -5,8 +6,9 @@ export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
-/** Reads the configuration once, at start. Empty variables count as unset. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** Reads the configuration once, at start. Empty variables count as unset; a renamed one counts under its new name. */
+export function loadConfig(given: NodeJS.ProcessEnv = process.env): Config {
+  const env = withRenamedVariables(given);
   const known = Object.keys(ConfigSchema.shape);
   const input = Object.fromEntries(known.filter((name) => env[name] !== undefined && env[name] !== '').map((name) => [name, env[name]]));
   const result = ConfigSchema.safeParse(input);

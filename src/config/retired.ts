@@ -3,6 +3,12 @@ import type { Logger } from './logger.js';
 /** What replaced a variable, in words, given the value it is still set to. */
 type Replacement = (value: string) => string;
 
+/**
+ * The new variable and value a renamed variable's value carries over to, or undefined when it has no
+ * such value. Operators who set the names the contract gave keep their setting, with a warning.
+ */
+type CarryOver = (value: string) => { name: string; value: string } | undefined;
+
 /** A per-endpoint TTL: the endpoints it covered have their time in the endpoint table now. */
 const ttlOf =
   (...paths: string[]): Replacement =>
@@ -22,16 +28,35 @@ const renamed =
   (value) =>
     `renamed ${name}, same meaning: set ${name}=${value}`;
 
+/** A duration in milliseconds, in seconds, or undefined when it is no whole number of milliseconds. */
+const millisecondsInSeconds = (value: string): string | undefined => (/^\d+$/.test(value) ? String(Number(value) / 1000) : undefined);
+
 /** A duration in milliseconds, now in seconds like every other. */
 const inSeconds =
   (name: string): Replacement =>
   (value) =>
-    `replaced by ${name}, in seconds like every duration: set ${name}=${/^\d+$/.test(value) ? Number(value) / 1000 : '<seconds>'}`;
+    `replaced by ${name}, in seconds like every duration: set ${name}=${millisecondsInSeconds(value) ?? '<seconds>'}`;
+
+/** Renamed variables whose value is still read under the new name while that one is unset. */
+const CARRIED_OVER: Readonly<Record<string, CarryOver>> = {
+  UPSTREAM_TIMEOUT_MS: inSecondsAs('UPSTREAM_TIMEOUT_S'),
+  RATE_LIMIT_WINDOW_MS: inSecondsAs('RATE_LIMIT_WINDOW_S'),
+  CRAWL_INTERVAL_MS: inSecondsAs('CRAWL_INTERVAL_S'),
+  CACHE_STALE_MAX_S: (value) => ({ name: 'STALE_WHILE_REVALIDATE_S', value }),
+  FLARESOLVERR_URL: (value) => ({ name: 'SOLVER', value }),
+};
+
+function inSecondsAs(name: string): CarryOver {
+  return (value) => {
+    const seconds = millisecondsInSeconds(value);
+    return seconds === undefined ? undefined : { name, value: seconds };
+  };
+}
 
 /**
  * Variables the service read once and reads no more, with what took each one's place. One still set
- * is named in one warning at start (main.ts) and otherwise ignored: it never stops the start, so a
- * deployment that kept it keeps running on the production default.
+ * is named in one warning at start (main.ts). A renamed one (CARRIED_OVER) is read under its new name
+ * while that is unset; any other is ignored, so a deployment that kept it runs on the production default.
  */
 const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
   CACHE_TTL_HOME_S: ttlOf('/catalog/home'),
@@ -69,12 +94,37 @@ const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
   CRAWL_FULL_PASS_S: fixed('the crawler reads every series again every 24 h'),
 };
 
+/** A variable's value as loadConfig counts it: unset when empty. */
+function setValue(env: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const value = env[variable];
+  return value === undefined || value === '' ? undefined : value.trim();
+}
+
+/** What a renamed variable still set carries over to, when its new name is unset. */
+function carriedOver(env: NodeJS.ProcessEnv, variable: string): { name: string; value: string } | undefined {
+  const value = setValue(env, variable);
+  const carry = CARRIED_OVER[variable];
+  if (value === undefined || carry === undefined) return undefined;
+  const target = carry(value);
+  return target === undefined || setValue(env, target.name) !== undefined ? undefined : target;
+}
+
+/** The environment with each renamed variable's value under its new name, where that one is unset. */
+export function withRenamedVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const carried = Object.keys(CARRIED_OVER)
+    .map((variable) => carriedOver(env, variable))
+    .filter((target) => target !== undefined);
+  return carried.length === 0 ? env : { ...env, ...Object.fromEntries(carried.map(({ name, value }) => [name, value])) };
+}
+
 /** One warning for each retired variable set (and not empty, as loadConfig counts it): what took its place. */
 export function warnOfRetiredVariables(env: NodeJS.ProcessEnv, logger: Logger): void {
   for (const [variable, replacement] of Object.entries(RETIRED_VARIABLES)) {
-    const value = env[variable];
-    if (value === undefined || value === '') continue;
-    const replacedBy = replacement(value.trim());
-    logger.warn({ variable, replacedBy }, `${variable} is no longer read and is ignored: ${replacedBy}`);
+    const value = setValue(env, variable);
+    if (value === undefined) continue;
+    const replacedBy = replacement(value);
+    const carried = carriedOver(env, variable);
+    const fate = carried === undefined ? 'is no longer read and is ignored' : `is read as ${carried.name}=${carried.value} for now`;
+    logger.warn({ variable, replacedBy }, `${variable} ${fate}: ${replacedBy}`);
   }
 }

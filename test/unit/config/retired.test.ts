@@ -75,6 +75,31 @@ describe('a retired variable still set', () => {
     });
   });
 
+  it("reads a renamed variable's value under its new name while that is unset, and says so", () => {
+    const env = { UPSTREAM_TIMEOUT_MS: '15000', RATE_LIMIT_WINDOW_MS: '600000', CRAWL_INTERVAL_MS: '250', CACHE_STALE_MAX_S: '7200' };
+    expect(loadConfig(env)).toMatchObject({
+      UPSTREAM_TIMEOUT_S: 15,
+      RATE_LIMIT_WINDOW_S: 600,
+      CRAWL_INTERVAL_S: 0.25,
+      STALE_WHILE_REVALIDATE_S: 7200,
+    });
+    expect(warningsFor(env).map(({ msg }) => msg.split(':')[0])).toEqual([
+      'UPSTREAM_TIMEOUT_MS is read as UPSTREAM_TIMEOUT_S=15 for now',
+      'RATE_LIMIT_WINDOW_MS is read as RATE_LIMIT_WINDOW_S=600 for now',
+      'CRAWL_INTERVAL_MS is read as CRAWL_INTERVAL_S=0.25 for now',
+      'CACHE_STALE_MAX_S is read as STALE_WHILE_REVALIDATE_S=7200 for now',
+    ]);
+  });
+
+  it('ignores a renamed variable when its new name is set too, or its value has no meaning in the new unit', () => {
+    const env = { UPSTREAM_TIMEOUT_MS: '15000', UPSTREAM_TIMEOUT_S: '4', RATE_LIMIT_WINDOW_MS: 'an hour' };
+    expect(loadConfig(env)).toMatchObject({ UPSTREAM_TIMEOUT_S: 4, RATE_LIMIT_WINDOW_S: 3600 });
+    expect(warningsFor(env).map(({ msg }) => msg.split(':')[0])).toEqual([
+      'UPSTREAM_TIMEOUT_MS is no longer read and is ignored',
+      'RATE_LIMIT_WINDOW_MS is no longer read and is ignored',
+    ]);
+  });
+
   it('logs nothing when none is set', () => {
     expect(warningsFor({ PORT: '8080', CACHE_TTL_OVERRIDES: '/catalog/home=60' })).toEqual([]);
   });

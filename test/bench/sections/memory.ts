@@ -4,7 +4,7 @@ import { timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
-const MANY_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 50_000);
+const MANY_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 100_000);
 /** RSS with every search cached may be at most this multiple of the service's RSS at start. */
 const RSS_RATIO_GOAL = 1.5;
 /** RSS after MANY_SEARCHES distinct misses may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */

@@ -9,56 +9,46 @@ type Replacement = (value: string) => string;
  */
 type CarryOver = (value: string) => { name: string; value: string } | undefined;
 
+/** What took a retired variable's place, and for a renamed one, how its value is still read. */
+interface Retirement {
+  replacedBy: Replacement;
+  carryOver?: CarryOver;
+}
+
 /** A per-endpoint TTL: the endpoints it covered have their time in the endpoint table now. */
-const ttlOf =
-  (...paths: string[]): Replacement =>
-  (value) =>
+const ttlOf = (...paths: string[]): Retirement => ({
+  replacedBy: (value) =>
     "the endpoint table holds each endpoint's freshness (listed on /docs); to keep this one, set " +
-    `CACHE_TTL_OVERRIDES=${paths.map((path) => `${path}=${value}`).join(',')}`;
+    `CACHE_TTL_OVERRIDES=${paths.map((path) => `${path}=${value}`).join(',')}`,
+});
 
 /** A knob only tests turned: the production value is fixed, and tests pass theirs to the factory. */
-const fixed =
-  (what: string): Replacement =>
-  () =>
-    `now fixed: ${what}`;
+const fixed = (what: string): Retirement => ({ replacedBy: () => `now fixed: ${what}` });
 
 /** A variable under a new name, its meaning unchanged. */
-const renamed =
-  (name: string): Replacement =>
-  (value) =>
-    `renamed ${name}, same meaning: set ${name}=${value}`;
+const renamed = (name: string): Retirement => ({
+  replacedBy: (value) => `renamed ${name}, same meaning: set ${name}=${value}`,
+  carryOver: (value) => ({ name, value }),
+});
 
 /** A duration in milliseconds, in seconds, or undefined when it is no whole number of milliseconds. */
 const millisecondsInSeconds = (value: string): string | undefined => (/^\d+$/.test(value) ? String(Number(value) / 1000) : undefined);
 
 /** A duration in milliseconds, now in seconds like every other. */
-const inSeconds =
-  (name: string): Replacement =>
-  (value) =>
-    `replaced by ${name}, in seconds like every duration: set ${name}=${millisecondsInSeconds(value) ?? '<seconds>'}`;
-
-/** Renamed variables whose value is still read under the new name while that one is unset. */
-const CARRIED_OVER: Readonly<Record<string, CarryOver>> = {
-  UPSTREAM_TIMEOUT_MS: inSecondsAs('UPSTREAM_TIMEOUT_S'),
-  RATE_LIMIT_WINDOW_MS: inSecondsAs('RATE_LIMIT_WINDOW_S'),
-  CRAWL_INTERVAL_MS: inSecondsAs('CRAWL_INTERVAL_S'),
-  CACHE_STALE_MAX_S: (value) => ({ name: 'STALE_WHILE_REVALIDATE_S', value }),
-  FLARESOLVERR_URL: (value) => ({ name: 'SOLVER', value }),
-};
-
-function inSecondsAs(name: string): CarryOver {
-  return (value) => {
+const inSeconds = (name: string): Retirement => ({
+  replacedBy: (value) => `replaced by ${name}, in seconds like every duration: set ${name}=${millisecondsInSeconds(value) ?? '<seconds>'}`,
+  carryOver: (value) => {
     const seconds = millisecondsInSeconds(value);
     return seconds === undefined ? undefined : { name, value: seconds };
-  };
-}
+  },
+});
 
 /**
  * Variables the service read once and reads no more, with what took each one's place. One still set
- * is named in one warning at start (main.ts). A renamed one (CARRIED_OVER) is read under its new name
+ * is named in one warning at start (main.ts). A renamed one (carryOver) is read under its new name
  * while that is unset; any other is ignored, so a deployment that kept it runs on the production default.
  */
-const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
+const RETIRED_VARIABLES: Readonly<Record<string, Retirement>> = {
   CACHE_TTL_HOME_S: ttlOf('/catalog/home'),
   CACHE_TTL_SEARCH_S: ttlOf('/catalog/search'),
   CACHE_TTL_GENRES_S: ttlOf('/catalog/genres'),
@@ -82,7 +72,10 @@ const RETIRED_VARIABLES: Readonly<Record<string, Replacement>> = {
   RATE_LIMIT_WINDOW_MS: inSeconds('RATE_LIMIT_WINDOW_S'),
   CRAWL_INTERVAL_MS: inSeconds('CRAWL_INTERVAL_S'),
   CACHE_STALE_MAX_S: renamed('STALE_WHILE_REVALIDATE_S'),
-  FLARESOLVERR_URL: (value) => `SOLVER takes the FlareSolverr service's URL itself: set SOLVER=${value}`,
+  FLARESOLVERR_URL: {
+    replacedBy: (value) => `SOLVER takes the FlareSolverr service's URL itself: set SOLVER=${value}`,
+    carryOver: (value) => ({ name: 'SOLVER', value }),
+  },
   UPSTREAM_SOLVE_TIMEOUT_MS: fixed('a challenge solve may take 30 s'),
   BROWSER_IDLE_MS: fixed('the browser closes after 5 min without use'),
   UPSTREAM_BREAKER_THRESHOLD: fixed("an origin's breaker opens after 5 failed page fetches in a row"),
@@ -103,7 +96,7 @@ function setValue(env: NodeJS.ProcessEnv, variable: string): string | undefined 
 /** What a renamed variable still set carries over to, when its new name is unset. */
 function carriedOver(env: NodeJS.ProcessEnv, variable: string): { name: string; value: string } | undefined {
   const value = setValue(env, variable);
-  const carry = CARRIED_OVER[variable];
+  const carry = RETIRED_VARIABLES[variable]?.carryOver;
   if (value === undefined || carry === undefined) return undefined;
   const target = carry(value);
   return target === undefined || setValue(env, target.name) !== undefined ? undefined : target;
@@ -111,7 +104,7 @@ function carriedOver(env: NodeJS.ProcessEnv, variable: string): { name: string; 
 
 /** The environment with each renamed variable's value under its new name, where that one is unset. */
 export function withRenamedVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const carried = Object.keys(CARRIED_OVER)
+  const carried = Object.keys(RETIRED_VARIABLES)
     .map((variable) => carriedOver(env, variable))
     .filter((target) => target !== undefined);
   return carried.length === 0 ? env : { ...env, ...Object.fromEntries(carried.map(({ name, value }) => [name, value])) };
@@ -119,7 +112,7 @@ export function withRenamedVariables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
 
 /** One warning for each retired variable set (and not empty, as loadConfig counts it): what took its place. */
 export function warnOfRetiredVariables(env: NodeJS.ProcessEnv, logger: Logger): void {
-  for (const [variable, replacement] of Object.entries(RETIRED_VARIABLES)) {
+  for (const [variable, { replacedBy: replacement }] of Object.entries(RETIRED_VARIABLES)) {
     const value = setValue(env, variable);
     if (value === undefined) continue;
     const replacedBy = replacement(value);

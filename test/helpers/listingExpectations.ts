@@ -76,3 +76,13 @@ export function expectedScheduleDays(ctx: PageContext) {
     })),
   }));
 }
+
+/** The pagination of a listing's first page, given its next page and page count. */
+export const firstPage = (nextPage: number | null, totalPages: number | null) => ({
+  currentPage: 1,
+  hasPrevPage: false,
+  prevPage: null,
+  hasNextPage: nextPage !== null,
+  nextPage,
+  totalPages,
+});

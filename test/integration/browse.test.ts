@@ -10,20 +10,11 @@ import * as listings from '../simulator/listings.js';
 import type { PageContext } from '../simulator/pages/context.js';
 import { NETWORKS, UTF8_STUDIO } from '../simulator/taxonomies.js';
 import { VARIANTS, type VariantName } from '../simulator/variant.js';
-import { expectedScheduleDays, expectedSeasonCards, expectedSeriesCard } from '../helpers/listingExpectations.js';
+import { expectedScheduleDays, expectedSeasonCards, expectedSeriesCard, firstPage } from '../helpers/listingExpectations.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
 // Every listing endpoint through the real app against the simulator; expected values come from
 // the simulator's dataset, never from our parsers.
-
-const firstPage = (nextPage: number | null, totalPages: number | null) => ({
-  currentPage: 1,
-  hasPrevPage: false,
-  prevPage: null,
-  hasNextPage: nextPage !== null,
-  nextPage,
-  totalPages,
-});
 
 async function getOk(stack: TestStack, path: string, template: string) {
   const response = await request(stack.app).get(path);

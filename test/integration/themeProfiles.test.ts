@@ -8,6 +8,7 @@ import {
   expectedScheduleDays,
   expectedSeasonCards,
   expectedSeriesCard,
+  firstPage,
   posterOf,
 } from '../helpers/listingExpectations.js';
 import { expectedEpisode, expectedSeries } from '../helpers/seriesExpectations.js';
@@ -38,15 +39,6 @@ async function getOk(stack: TestStack, path: string) {
     .parse(response.body);
   return response.body as { data: unknown; pagination: unknown };
 }
-
-const firstPage = (nextPage: number | null, totalPages: number | null) => ({
-  currentPage: 1,
-  hasPrevPage: false,
-  prevPage: null,
-  hasNextPage: nextPage !== null,
-  nextPage,
-  totalPages,
-});
 
 describe.each(VARIANT_NAMES)('every endpoint against the %s profile', (variant) => {
   let stack: TestStack;

@@ -1,4 +1,6 @@
 import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { startSimulator } from '../../simulator/server.js';
 import { cpuMs, startService } from '../processes.js';
 import { median, type BenchReport } from '../report.js';
@@ -26,6 +28,71 @@ const FLOODS = [
 ] as const;
 
 type FloodName = (typeof FLOODS)[number]['name'];
+
+// The flood's client runs on a thread of its own, as another client would run on a machine of its
+// own: on this process's event loop, reading a flood of large answers (/openapi.json)
+// would delay the hits' client, and the hits' latency would count the load generator's wait, not
+// the service's. The thread says when its flood has started, so that the hits start beside it.
+const FLOOD_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const autocannon = require(workerData.autocannon);
+parentPort.on('message', (options) => {
+  // Off the main thread autocannon gives its raw result, which its own worker mode adds up: the
+  // answers are its totalCompletedRequests.
+  autocannon(options, (error, result) =>
+    parentPort.postMessage({
+      error: error?.message,
+      result: result && { answers: result.totalCompletedRequests, duration: result.duration, non2xx: result.non2xx, errors: result.errors },
+    }),
+  );
+  parentPort.postMessage({ started: true });
+});`;
+
+/** A flood's answers in all, its seconds, and the answers that were not 2xx or were errors. */
+interface FloodResult {
+  answers: number;
+  duration: number;
+  non2xx: number;
+  errors: number;
+}
+
+interface FloodThread {
+  /** Starts a flood; `started` settles once it is sent, `done` with its result. One flood at a time. */
+  flood(options: autocannon.Options): { started: Promise<void>; done: Promise<FloodResult> };
+  stop(): Promise<number>;
+}
+
+function floodThread(): FloodThread {
+  const thread = new Worker(FLOOD_THREAD, { eval: true, workerData: { autocannon: createRequire(import.meta.url).resolve('autocannon') } });
+  let current: { started(): void; settle(result: FloodResult | Error): void } | undefined;
+  thread.on('message', (message: { started?: true; error?: string; result?: FloodResult }) => {
+    if (message.started) return current?.started();
+    const flood = current;
+    current = undefined;
+    flood?.settle(message.result ?? new Error(`a flood failed: ${message.error}`));
+  });
+  thread.on('error', (error) => current?.settle(error));
+  return {
+    flood(options) {
+      let started = () => {};
+      const startedPromise = new Promise<void>((resolve) => (started = resolve));
+      const done = new Promise<FloodResult>((resolve, reject) => {
+        current = {
+          started,
+          settle: (result) => {
+            // A flood that failed before it started must not leave its caller waiting for the start.
+            started();
+            if (result instanceof Error) reject(result);
+            else resolve(result);
+          },
+        };
+      });
+      thread.postMessage(options);
+      return { started: startedPromise, done };
+    },
+    stop: () => thread.terminate(),
+  };
+}
 
 /** A page's flood may move other clients' cached-hit p99 to at most this many times their p99 beside a /health flood, plus PAGE_FLOOD_SLACK_MS. */
 const PAGE_FLOOD_P99_RATIO = 2;
@@ -69,18 +136,20 @@ async function cpuPerAnswer(pid: number, url: string): Promise<number> {
 async function measurePageFloods(latencyMs: number, seconds: number, env: Record<string, string>): Promise<StatusFloodFigures> {
   const simulator = await startSimulator({ latencyMs });
   const service = await startService({ ...env, UPSTREAM_BASE_URLS: simulator.origin });
+  const floods = floodThread();
   try {
     const hitUrl = service.origin + HIT_PATH;
     const statusUrl = `${service.origin}/status`;
-    await (await fetch(hitUrl)).arrayBuffer();
-    await autocannon({ url: hitUrl, connections: 50, duration: 2 });
-    for (const flood of FLOODS)
-      await autocannon({
+    const floodOf = (flood: (typeof FLOODS)[number], duration: number) =>
+      floods.flood({
         url: service.origin + flood.path,
         headers: { ...('headers' in flood ? flood.headers : {}) },
         connections: FLOOD_CONNECTIONS,
-        duration: 1,
+        duration,
       });
+    await (await fetch(hitUrl)).arrayBuffer();
+    await autocannon({ url: hitUrl, connections: 50, duration: 2 });
+    for (const flood of FLOODS) await floodOf(flood, 1).done;
     const cpuMicroseconds = {
       status: await cpuPerAnswer(service.pid, statusUrl),
       health: await cpuPerAnswer(service.pid, `${service.origin}/health`),
@@ -96,20 +165,14 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
       const quiet = await autocannon({ url: hitUrl, connections: 50, duration: roundSeconds });
       alone.push({ perSecond: quiet.requests.total / quiet.duration, p50: quiet.latency.p50, p99: quiet.latency.p99 });
       for (const flood of FLOODS) {
-        const [hits, pages] = await Promise.all([
-          autocannon({ url: hitUrl, connections: 50, duration: roundSeconds }),
-          autocannon({
-            url: service.origin + flood.path,
-            headers: { ...('headers' in flood ? flood.headers : {}) },
-            connections: FLOOD_CONNECTIONS,
-            duration: roundSeconds,
-          }),
-        ]);
-        const expected = flood.status === 200 ? pages.non2xx === 0 : pages.non2xx === pages.requests.total;
+        const { started, done } = floodOf(flood, roundSeconds);
+        await started;
+        const [hits, pages] = await Promise.all([autocannon({ url: hitUrl, connections: 50, duration: roundSeconds }), done]);
+        const expected = flood.status === 200 ? pages.non2xx === 0 : pages.non2xx === pages.answers;
         if (hits.non2xx + hits.errors + pages.errors > 0 || !expected)
           throw new Error(`unexpected answers or errors under the ${flood.name} flood`);
         beside[flood.name].push({ perSecond: hits.requests.total / hits.duration, p50: hits.latency.p50, p99: hits.latency.p99 });
-        answers[flood.name].count += pages.requests.total;
+        answers[flood.name].count += pages.answers;
         answers[flood.name].seconds += pages.duration;
       }
     }
@@ -122,7 +185,7 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
       cpuMicroseconds,
     };
   } finally {
-    await Promise.all([service.stop(), simulator.close()]);
+    await Promise.all([service.stop(), simulator.close(), floods.stop()]);
   }
 }
 

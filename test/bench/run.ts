@@ -4,6 +4,7 @@
 import { BenchReport } from './report.js';
 import { badPagesSection } from './sections/badPages.js';
 import { crawlSection } from './sections/crawl.js';
+import { stopCrawledCatalog } from './sections/crawledCatalog.js';
 import { feedSection } from './sections/feeds.js';
 import { hitSection } from './sections/hit.js';
 import { lastGoodSection } from './sections/lastGood.js';
@@ -50,6 +51,7 @@ if (unknown.length > 0) {
 }
 const report = new BenchReport();
 for (const [name, section] of Object.entries(SECTIONS)) if (names.length === 0 || names.includes(name)) await report.timed(name, section);
+await stopCrawledCatalog();
 report.print();
 // The parse section's worker threads would keep the process alive.
 process.exit(report.allMet ? 0 : 1);

@@ -1,0 +1,61 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startSimulator, type Simulator } from '../../simulator/server.js';
+import { startService, type ServiceProcess } from '../processes.js';
+import { NO_QUOTA } from './settings.js';
+
+/** The size of the local catalog the crawl and title-search sections measure: the real site's and more. */
+export const CATALOG_SERIES = Number(process.env.BENCH_CRAWL_SERIES ?? 2000);
+/** The crawler with no interval between its requests. */
+export const CRAWL = { CRAWL_ENABLED: 'true', CRAWL_INTERVAL_S: '0' };
+
+/** A service that has crawled the whole catalog once, and what its first full pass took. */
+export interface CrawledCatalog {
+  simulator: Simulator;
+  service: ServiceProcess;
+  /** From the service's start until its first full pass ended. */
+  passSeconds: number;
+  /** The site's series pages and list pages asked until then, and its other requests. */
+  pass: { seriesPages: number; listPages: number; others: number };
+}
+
+/** A figure of the service's /metrics; NaN when it has none. */
+export async function metric(service: ServiceProcess, name: string): Promise<number> {
+  const text = await (await fetch(`${service.origin}/metrics`)).text();
+  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
+  return match === null ? Number.NaN : Number(match[1]);
+}
+
+async function untilPassEnds(service: ServiceProcess): Promise<void> {
+  while ((await metric(service, 'catalog_last_full_pass_end_seconds')) === 0) await sleep(250);
+}
+
+async function crawl(): Promise<CrawledCatalog> {
+  const simulator = await startSimulator({ catalogSize: CATALOG_SERIES, latencyMs: 0 });
+  const service = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: simulator.origin });
+  const started = performance.now();
+  await untilPassEnds(service);
+  const passSeconds = (performance.now() - started) / 1000;
+  const seriesPages = simulator.hits.filter((hit) => /^\/seri\/[^/?]+\/$/.test(hit.path)).length;
+  const listPages = simulator.hits.filter((hit) => hit.path.startsWith('/seri/?')).length;
+  return { simulator, service, passSeconds, pass: { seriesPages, listPages, others: simulator.hits.length - seriesPages - listPages } };
+}
+
+let crawled: Promise<CrawledCatalog> | undefined;
+
+/**
+ * The crawled catalog, crawled by the first section of the run that asks (CATALOG_SERIES series from
+ * the simulator, no interval) and shared with the sections after it: one crawl of 2,000 series
+ * serves the crawler's figures and the title search alike.
+ */
+export function crawledCatalog(): Promise<CrawledCatalog> {
+  crawled ??= crawl();
+  return crawled;
+}
+
+/** Stops the crawled catalog's service and simulator, if a section started them. */
+export async function stopCrawledCatalog(): Promise<void> {
+  if (crawled === undefined) return;
+  const { service, simulator } = await crawled;
+  crawled = undefined;
+  await Promise.all([service.stop(), simulator.close()]);
+}

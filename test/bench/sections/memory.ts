@@ -4,13 +4,19 @@ import { timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 10_000);
-const MANY_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 100_000);
+/** The most distinct misses made while waiting for the answer cache to be full. */
+const MAX_SEARCHES = Number(process.env.BENCH_MANY_SEARCHES ?? 100_000);
 /** RSS with every search cached may be at most this multiple of the service's RSS at start. */
 const RSS_RATIO_GOAL = 1.5;
-/** RSS after MANY_SEARCHES distinct misses may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */
+/** RSS past the point where the answer cache is full may be at most this multiple of RSS after SEARCHES: flat once the caches are full. */
 const RSS_FLAT_GOAL = 1.25;
 /** Searches between two looks at whether the answer cache is full yet. */
 const FILL_STEP = 5_000;
+/**
+ * Steps of FILL_STEP distinct misses made once the answer cache is full, before RSS is read again:
+ * each of these misses evicts an answer, so memory that grows with them is not the cache's.
+ */
+const STEPS_PAST_FULL = 2;
 
 const valueIn = (metrics: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
 const metricValue = async (service: ServiceProcess, name: string) => valueIn(await (await fetch(`${service.origin}/metrics`)).text(), name);
@@ -30,13 +36,13 @@ async function heapFigures(service: ServiceProcess): Promise<string> {
 }
 
 /**
- * The service's RSS once SEARCHES distinct searches are cached, against its RSS at start; then after
- * MANY_SEARCHES distinct misses in all, against the first figure and against RSS when the answer
- * cache was first full.
+ * The service's RSS once SEARCHES distinct searches are cached, against its RSS at start; then once
+ * the answer cache is full and STEPS_PAST_FULL steps of distinct misses later, against the first
+ * figure and against RSS when the answer cache was first full.
  */
 export async function memorySection(report: BenchReport): Promise<void> {
   report.section(
-    `memory: RSS after ${SEARCHES.toLocaleString('en')} and ${MANY_SEARCHES.toLocaleString('en')} distinct searches, against RSS at start`,
+    `memory: RSS after ${SEARCHES.toLocaleString('en')} distinct searches and ${(STEPS_PAST_FULL * FILL_STEP).toLocaleString('en')} past a full answer cache, against RSS at start`,
   );
   const simulator = await startSimulator({ latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
@@ -65,27 +71,26 @@ export async function memorySection(report: BenchReport): Promise<void> {
   // On in steps, to find where the answer cache is full (it holds fewer answers than searches
   // made): growth before that point is the cache's bound at work, growth after it is not.
   let full: { searches: number; rss: number } | undefined;
-  for (let upTo = SEARCHES + FILL_STEP; upTo < MANY_SEARCHES; upTo += FILL_STEP) {
-    await searchUpTo(upTo);
-    if ((await metricValue(service, 'answer_cache_entries')) < upTo) {
-      full = { searches: upTo, rss: service.rssMB() };
-      break;
-    }
+  let searched = SEARCHES;
+  while (searched < MAX_SEARCHES && (full === undefined || searched < full.searches + STEPS_PAST_FULL * FILL_STEP)) {
+    searched = Math.min(searched + FILL_STEP, MAX_SEARCHES);
+    await searchUpTo(searched);
+    if (full === undefined && (await metricValue(service, 'answer_cache_entries')) < searched)
+      full = { searches: searched, rss: service.rssMB() };
   }
-  await searchUpTo(MANY_SEARCHES);
   const rssAfterMany = service.rssMB();
   const flat = rssAfterMany / rss;
   report.goal(
-    `RSS after ${MANY_SEARCHES.toLocaleString('en')} distinct misses against after ${SEARCHES.toLocaleString('en')}`,
+    `RSS after ${searched.toLocaleString('en')} distinct misses${full === undefined ? '' : ` (the answer cache full after ${full.searches.toLocaleString('en')})`} against after ${SEARCHES.toLocaleString('en')}`,
     `${flat.toFixed(2)} (${rssAfterMany} vs ${rss} MB; ${await heapFigures(service)} vs ${figuresAfterFew})`,
     `≤ ${RSS_FLAT_GOAL}`,
     flat <= RSS_FLAT_GOAL,
   );
   report.figure(
-    `RSS after ${MANY_SEARCHES.toLocaleString('en')} distinct misses against once the answer cache was full`,
+    `RSS after ${searched.toLocaleString('en')} distinct misses against once the answer cache was full`,
     full === undefined
-      ? `the cache was not full before ${MANY_SEARCHES.toLocaleString('en')}`
-      : `${(rssAfterMany / full.rss).toFixed(2)} (${rssAfterMany} vs ${full.rss} MB, full after ${full.searches.toLocaleString('en')} searches)`,
+      ? `the cache was not full before ${searched.toLocaleString('en')}`
+      : `${(rssAfterMany / full.rss).toFixed(2)} (${rssAfterMany} vs ${full.rss} MB)`,
   );
   await Promise.all([service.stop(), simulator.close()]);
 }

@@ -10,6 +10,7 @@ import { crawlEnv, expectedEntries, firstPassDone, seriesPagesRead, until, witho
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 import { freePort } from '../helpers/freePort.js';
+import { builtPath } from '../helpers/serviceBuild.js';
 import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
 
 // Instances sharing one real redis-server: one crawls, every one serves the same export, and when
@@ -27,11 +28,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** The service as its own process (through tsx), as a deployment runs it. */
+/** The service as its own process (built, as `npm start` runs it), as a deployment runs it. */
 async function startChild(env: Record<string, string>): Promise<ChildProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'catalog-child-'));
   const logFile = join(dir, 'service.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/serviceChild.ts', JSON.stringify(LOCK_TIMING)], {
+  const child = spawn(process.execPath, [await builtPath('test/helpers/serviceChild.ts'), JSON.stringify(LOCK_TIMING)], {
     cwd: REPO_ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', ...env },
     stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],

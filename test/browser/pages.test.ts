@@ -11,10 +11,10 @@ afterAll(() => env.close());
 
 describe('the pages at 1280 and 360 px', () => {
   it.each([
-    ['landing', '/', 'Donghua Catalog API'],
-    ['docs-top', '/docs', 'Referensi API'],
-    ['not-found', '/tidak-ada', 'Halaman tidak ditemukan'],
-  ])('%s (%s) renders without sideways scrolling and without CSP violations', async (name, path, heading) => {
+    ['landing', '/', 'Donghua Catalog API', 'whole page'],
+    ['docs-top', '/docs', 'Referensi API', 'window'],
+    ['not-found', '/tidak-ada', 'Halaman tidak ditemukan', 'whole page'],
+  ] as const)('%s (%s) renders without sideways scrolling and without CSP violations', async (name, path, heading, shown) => {
     // Opened elsewhere first, so the listeners below are in place before the page under test loads.
     const { page, close } = await openPage(env, '/health');
     const problems: string[] = [];
@@ -30,7 +30,7 @@ describe('the pages at 1280 and 360 px', () => {
         // The stylesheet applied (the CSP lets our own through): the header has its colour.
         expect(await page.evaluate("getComputedStyle(document.querySelector('.site-header')).backgroundColor")).toBe('rgb(8, 63, 119)');
         await expectNoHorizontalScroll(page);
-        await screenshot(page, name);
+        await screenshot(page, name, shown);
       }
       // A 404 logs "Failed to load resource" for the page itself; nothing else may complain.
       expect(problems.filter((problem) => !problem.includes('404'))).toEqual([]);

@@ -16,6 +16,8 @@ import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
  * or a live holder loses it and two instances crawl.
  */
 const LOCK_TIMING: CrawlLockTiming = { ttlMs: 5_000, retryMs: 1_000 };
+/** How often the instance that joins last reads the shared catalog. */
+const CATALOG_SYNC_EVERY_MS = 100;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -60,7 +62,13 @@ describe('the crawler on several instances (REDIS_URL)', () => {
     expect(all.length).toBeLessThanOrEqual(120 + 1);
     expect(readBeforeKill).toBeGreaterThanOrEqual(30);
 
-    const other: TestStack = await startTestStack({ env, sharedSimulator: simulator, crawlLockTiming: LOCK_TIMING });
+    // Started last, it reads what the survivor wrote at once rather than at the production interval.
+    const other: TestStack = await startTestStack({
+      env,
+      sharedSimulator: simulator,
+      crawlLockTiming: LOCK_TIMING,
+      catalogSyncEveryMs: CATALOG_SYNC_EVERY_MS,
+    });
     cleanups.push(() => other.close());
     await until(other, (state) => state.complete);
     const [first, second] = await Promise.all([survivor, other].map((stack) => request(stack.app).get('/export/catalog.json').expect(200)));

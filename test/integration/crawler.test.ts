@@ -259,5 +259,5 @@ describe('one broken series page', () => {
     stack.simulator.clearFaults();
     await until(stack, (state) => state.held === series.length, 30_000);
     expect(withoutTimes((await exportOf(stack)).series)).toEqual(expectedEntries(stack.simulator));
-  });
+  }, 60_000);
 });

@@ -58,6 +58,8 @@ export interface AppDeps {
   crawlLockTiming?: CrawlLockTiming;
   /** How often the crawler looks for updates and reads every series again; tests shorten them. */
   crawlPasses?: Partial<CrawlPasses>;
+  /** How often the local catalog looks for what another instance's crawler wrote (REDIS_URL); tests shorten it. */
+  catalogSyncEveryMs?: number;
   /** The time between two status probes; tests lengthen or shorten it. */
   probeIntervalMs?: number;
   /** The upstream breaker's threshold and cooldown; tests lower them. The client's own defaults otherwise. */
@@ -86,6 +88,7 @@ export function createApp({
   scheduleProbe = everyInterval,
   crawlLockTiming = CRAWL_LOCK_TIMING,
   crawlPasses,
+  catalogSyncEveryMs,
   probeIntervalMs = PROBE_INTERVAL_MS,
   upstreamBreaker,
 }: AppDeps): App {
@@ -124,7 +127,12 @@ export function createApp({
     onStale: (reason) => metrics.answersServedStale.inc({ reason }),
   });
 
-  const catalogIndex = createCatalogIndex({ store: shared.catalog, enabled: config.CRAWL_ENABLED, logger });
+  const catalogIndex = createCatalogIndex({
+    store: shared.catalog,
+    enabled: config.CRAWL_ENABLED,
+    logger,
+    syncEveryMs: catalogSyncEveryMs,
+  });
   // Searches with source=catalog answer from the local catalog's title index, on the same paths, cache and TTL.
   const searchEndpoint = endpoints.find((endpoint) => endpoint.path === '/catalog/search')!;
   const titleSearch = createCatalogTitleSearch(catalogIndex, {

@@ -3,20 +3,25 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Files named *.alone.test.ts load the whole machine (a flood of requests, a child service under
- * measurement) or time what another file's load would slow: they run after the others, one at a time.
+ * Files named *.alone.test.ts load the whole machine (a flood of requests at a child service): they run
+ * after the others, one at a time.
  */
 const ALONE = '**/*.alone.test.ts';
 const FOLDERS = ['test/unit', 'test/integration', 'test/browser'];
 // Every file has its own ports, DATA_DIR and redis-server: they run side by side, one per core
 // (vitest's default leaves a core idle).
 const WORKERS = Math.max(2, availableParallelism());
-/** Files that read their own process's event loop, which what another file left running in a shared worker would load. */
-const OWN_EVENT_LOOP = ['test/unit/crawler/loopYield.test.ts'];
+/**
+ * Files that read what their own process does, which what another file left running in a shared worker
+ * would load: its event loop, its parse threads (every thread held, then the queue drained). Each runs
+ * in a process of its own, beside the shared files.
+ */
+const OWN_PROCESS = ['test/unit/crawler/loopYield.test.ts', 'test/unit/catalog/pageParser.test.ts'];
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
+    globalSetup: ['test/helpers/runTempDir.ts'],
     // Integration tests wait on a loopback simulator with injected latency and hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
@@ -27,7 +32,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
-          exclude: [ALONE, ...OWN_EVENT_LOOP],
+          exclude: [ALONE, ...OWN_PROCESS],
           maxWorkers: WORKERS,
           // The files of a worker share one module graph instead of importing src (and starting a
           // parse thread) again each: a file leaves no state in the modules it imports (the app,
@@ -42,7 +47,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'isolated',
-          include: OWN_EVENT_LOOP,
+          include: OWN_PROCESS,
           maxWorkers: WORKERS,
           sequence: { groupOrder: 0 },
         },

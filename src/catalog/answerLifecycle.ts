@@ -97,6 +97,7 @@ export interface AnswerLifecycleDeps {
 
 /** The codes whose failure a kept answer stands in for (the contract's `meta.stale.reason`). */
 const STALE_REASONS: ReadonlySet<ErrorCode> = new Set(StaleReason.options);
+const isStaleReason = (code: ErrorCode): code is StaleReason => STALE_REASONS.has(code);
 
 /**
  * How long a page the service could not read (too large, cut off, not parsed within the parse
@@ -176,6 +177,12 @@ export function createAnswerLifecycle({
     }
     return key;
   };
+  /** What a failed fetch says of its page: gone (the site's 404), a failure of the site that a kept copy stands in for, or neither. */
+  const failureOf = (error: unknown): 'gone' | StaleReason | undefined => {
+    const code = codeOf(error);
+    if (code === 'NOT_FOUND') return 'gone';
+    return isStaleReason(code) ? code : undefined;
+  };
 
   /**
    * The answer the cache's loader stores: fetched here, or with REDIS_URL one another instance
@@ -235,9 +242,9 @@ export function createAnswerLifecycle({
       cache.refresh(key, () =>
         load(endpoint, input, key, answer.fetchedAt).catch((error: unknown) => {
           logger.warn({ err: error, key }, 'background refresh failed; the stale answer stays');
-          const code = codeOf(error);
-          if (code === 'NOT_FOUND') void forget(key);
-          else if (STALE_REASONS.has(code)) failedRefreshes.set(key, code as StaleReason);
+          const failure = failureOf(error);
+          if (failure === 'gone') void forget(key);
+          else if (failure !== undefined) failedRefreshes.set(key, failure);
           throw error;
         }),
       );
@@ -293,9 +300,9 @@ export function createAnswerLifecycle({
       .load(key, () => load(endpoint, input, key))
       .catch((error: unknown) => {
         logger.warn({ err: error, key }, 'the page failed again; its last good answer still stands in');
-        const code = codeOf(error);
-        if (code === 'NOT_FOUND') void forget(key);
-        else if (STALE_REASONS.has(code)) failedFetches.set(key, { reason: code as StaleReason, triedAt: at });
+        const failure = failureOf(error);
+        if (failure === 'gone') void forget(key);
+        else if (failure !== undefined) failedFetches.set(key, { reason: failure, triedAt: at });
         else failedFetches.delete(key);
       });
   }
@@ -326,16 +333,13 @@ export function createAnswerLifecycle({
    * otherwise the error stands.
    */
   async function afterFailure(key: string, error: unknown): Promise<CatalogResult> {
-    const code = codeOf(error);
-    if (code === 'NOT_FOUND') {
-      await forget(key);
-      throw error;
-    }
-    if (!STALE_REASONS.has(code)) throw error;
+    const failure = failureOf(error);
+    if (failure === 'gone') await forget(key);
+    if (failure === undefined || failure === 'gone') throw error;
     const kept = await keptAnswer(key);
     if (kept === undefined) throw error;
-    failedFetches.set(key, { reason: code as StaleReason, triedAt: now() });
-    return keptCopy(kept, code as StaleReason, true);
+    failedFetches.set(key, { reason: failure, triedAt: now() });
+    return keptCopy(kept, failure, true);
   }
 
   async function fetchKey(

@@ -1,3 +1,4 @@
+import { setValue } from './envValue.js';
 import type { Logger } from './logger.js';
 
 /** What replaced a variable, in words, given the value it is still set to. */
@@ -32,7 +33,8 @@ const renamed = (name: string): Retirement => ({
 });
 
 /** A duration in milliseconds, in seconds, or undefined when it is no whole number of milliseconds. */
-const millisecondsInSeconds = (value: string): string | undefined => (/^\d+$/.test(value) ? String(Number(value) / 1000) : undefined);
+const millisecondsInSeconds = (value: string): string | undefined =>
+  /^\d+$/.test(value.trim()) ? String(Number(value) / 1000) : undefined;
 
 /** A duration in milliseconds, now in seconds like every other. */
 const inSeconds = (name: string): Retirement => ({
@@ -86,12 +88,6 @@ const RETIRED_VARIABLES: Readonly<Record<string, Retirement>> = {
   CRAWL_UPDATE_S: fixed("the crawler reads the site's update list every 10 min"),
   CRAWL_FULL_PASS_S: fixed('the crawler reads every series again every 24 h'),
 };
-
-/** A variable's value as loadConfig counts it: unset when empty. */
-function setValue(env: NodeJS.ProcessEnv, variable: string): string | undefined {
-  const value = env[variable];
-  return value === undefined || value === '' ? undefined : value.trim();
-}
 
 /** What a renamed variable still set carries over to, when its new name is unset. */
 function carriedOver(env: NodeJS.ProcessEnv, variable: string): { name: string; value: string } | undefined {

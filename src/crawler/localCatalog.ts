@@ -97,7 +97,18 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bySlug = <T extends { slug: string }>(a: T, b: T) => byText(a.slug, b.slug);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export function createCatalogIndex({ store, enabled, logger }: { store: CatalogStore; enabled: boolean; logger: Logger }): CatalogIndex {
+export function createCatalogIndex({
+  store,
+  enabled,
+  logger,
+  syncEveryMs = SYNC_EVERY_MS,
+}: {
+  store: CatalogStore;
+  enabled: boolean;
+  logger: Logger;
+  /** How often the store's revision is looked at; tests that read another instance's crawl shorten it. */
+  syncEveryMs?: number;
+}): CatalogIndex {
   const facts = new Map<string, EntryFacts>();
   // Every held entry as its JSON bytes, by slug, and the newest of its checkedAt and changedAt, as synced.
   const held = new Map<string, Buffer>();
@@ -236,7 +247,7 @@ export function createCatalogIndex({ store, enabled, logger }: { store: CatalogS
       .revision()
       .then((revision) => (revision !== syncedRevision ? sync() : undefined))
       .catch((error: unknown) => logger.warn({ err: error }, 'catalog sync failed; the last synced catalog stays'));
-  }, SYNC_EVERY_MS);
+  }, syncEveryMs);
   timer.unref();
 
   function state(): CatalogState {

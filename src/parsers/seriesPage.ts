@@ -14,19 +14,8 @@ import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageUrl, slugFromUrl } from './url.js';
 import { allMatches, elementText, firstMatch, firstMatches, insideClass, type Matcher } from './walk.js';
 
-type InfoField =
-  | 'status'
-  | 'type'
-  | 'networks'
-  | 'studios'
-  | 'season'
-  | 'country'
-  | 'released'
-  | 'duration'
-  | 'episodeCount'
-  | 'publishedAt'
-  | 'updatedAt'
-  | 'postedBy';
+/** The field an info row fills (`releaseDate` comes with `released`), or the uploader's row, which is dropped. */
+type InfoField = Exclude<keyof InfoData, 'releaseDate'> | 'postedBy';
 
 // Info labels by install: English on anichin.cafe and the sister sites, Indonesian on the later
 // snapshot and older domains. Every other label ends up in `otherInfo`; "Posted by" names the

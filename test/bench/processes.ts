@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../helpers/freePort.js';
+import { builtPath } from '../helpers/serviceBuild.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,20 +29,29 @@ export class ServiceExitedError extends Error {
   }
 }
 
+/** The program a child service runs: src/main.ts, or a test's own start of the app (test/helpers/serviceChild.ts), with its arguments. */
+interface ServiceProgram {
+  program?: string;
+  args?: readonly string[];
+}
+
 /**
- * The real service in a child process (src/main.ts through tsx), so that load generation in the
- * bench process does not share its event loop. It logs to a file, as it would to a log collector,
+ * The real service in a child process (src/main.ts, built as `npm start` runs it), so that load
+ * generation in the bench process does not share its event loop. It logs to a file, as it would to a log collector,
  * so that the bench process spends no time reading its log stream during a load run. Its stderr
  * goes to a file too, so that a start that fails can be read (ServiceExitedError).
  */
-export async function startService(env: Record<string, string>): Promise<ServiceProcess> {
+export async function startService(
+  env: Record<string, string>,
+  { program = 'src/main.ts', args = [] }: ServiceProgram = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const logFile = join(dir, 'service.log');
   const errorFile = join(dir, 'service.stderr');
   // The same V8 heap cap as `npm start` and the Docker image. No background crawl unless a
   // section asks for one: its upstream fetches would share the machine with the load measured.
-  const child = spawn(process.execPath, ['--max-old-space-size=160', '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--max-old-space-size=160', await builtPath(program), ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -20,17 +20,34 @@ export interface BrowserStack {
   close(): Promise<void>;
 }
 
-/** The real app listening on loopback (so a browser can reach it), and one Chromium. */
+let launched: Promise<Browser> | undefined;
+
+/**
+ * One Chromium for every browser file of a worker (its files share one module graph), each page in a
+ * context of its own: a launch and its close cost more than a second of CPU. Playwright ends the
+ * browser when the worker's process ends.
+ */
+function sharedBrowser(): Promise<Browser> {
+  launched ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_BASE_ARGS }).then((browser) => {
+    browser.on('disconnected', () => (launched = undefined));
+    return browser;
+  });
+  launched.catch(() => (launched = undefined));
+  return launched;
+}
+
+/** The real app listening on loopback (so a browser can reach it), and the worker's Chromium. */
 export async function startBrowserStack(env: Record<string, string> = {}): Promise<BrowserStack> {
   const stack = await startTestStack({ env: { REPORT_RATE_LIMIT_MAX: '10000', ...env } });
   const server = await listenOnLoopback(stack.app);
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_BASE_ARGS });
+  const browser = await sharedBrowser();
   return {
     stack,
     browser,
     baseUrl: server.baseUrl,
     async close() {
-      await browser.close();
+      // The browser stays for the worker's next file; what this file left open does not.
+      await Promise.all(browser.contexts().map((context) => context.close()));
       await server.close();
       await stack.close();
     },
@@ -53,11 +70,15 @@ export async function openPage(
   return { page, close: () => context.close() };
 }
 
-/** A full-page screenshot at the page's current width, named `<name>-<width>.png`. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * A screenshot at the page's current width, named `<name>-<width>.png`: of the whole page, or of the
+ * window (`'window'`) where the test has scrolled to what it shows, or for the top of /docs, whose
+ * whole length (30,000 px at 1280, 53,000 at 360) takes seconds to capture.
+ */
+export async function screenshot(page: Page, name: string, part: 'whole page' | 'window' = 'whole page'): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: part === 'whole page' });
 }
 
 /** The id of the element that has the keyboard focus. */

@@ -40,7 +40,7 @@ describe('the API reference in Chromium', () => {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         await expectNoHorizontalScroll(page);
-        await screenshot(page, 'docs');
+        await screenshot(page, 'docs', 'window');
       }
 
       // A parameter the server refuses: the answer is shown as it is.

@@ -33,7 +33,7 @@ describe('feed discovery in Chromium', () => {
         expect(feed.entries.length).toBe(20);
       }
       await page.locator('#feed').scrollIntoViewIfNeeded();
-      await screenshot(page, 'landing-feeds');
+      await screenshot(page, 'landing-feeds', 'window');
     } finally {
       await close();
     }

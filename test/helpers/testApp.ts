@@ -32,7 +32,10 @@ export async function startTestStack(
     env?: Record<string, string>;
     /** Silent unless a test reads the log. */
     logger?: Logger;
-  } & Pick<AppDeps, 'upstream' | 'now' | 'scheduleProbe' | 'crawlLockTiming' | 'crawlPasses' | 'probeIntervalMs' | 'upstreamBreaker'> = {},
+  } & Pick<
+    AppDeps,
+    'upstream' | 'now' | 'scheduleProbe' | 'crawlLockTiming' | 'crawlPasses' | 'catalogSyncEveryMs' | 'probeIntervalMs' | 'upstreamBreaker'
+  > = {},
 ): Promise<TestStack> {
   const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
   const config = loadConfig({

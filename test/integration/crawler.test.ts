@@ -119,6 +119,7 @@ describe('the crawler', () => {
     expect(untouched.changedAt).toBe(before.find((entry: { slug: string }) => entry.slug === untouched.slug).changedAt);
   });
 
+  // Two full passes over 120 series: on a loaded machine, longer than the suite's 20 s per test.
   it('moves a series whose page is gone and that no list shows to `removed` in the next full pass', async () => {
     let offsetMs = 0;
     const now = () => Date.now() + offsetMs;
@@ -138,7 +139,7 @@ describe('the crawler', () => {
     expect(document.series.some((entry: { slug: string }) => entry.slug === gone.slug)).toBe(false);
     expect(withoutTimes(document.series)).toEqual(expectedEntries(stack.simulator));
     expect(document.complete).toBe(true);
-  });
+  }, 60_000);
 
   it('goes on from where it stopped after a restart mid-pass: no list page and no series page is read twice', async () => {
     const simulator = await startSimulator({ catalogSize: 150 });
@@ -258,5 +259,5 @@ describe('one broken series page', () => {
     stack.simulator.clearFaults();
     await until(stack, (state) => state.held === series.length, 30_000);
     expect(withoutTimes((await exportOf(stack)).series)).toEqual(expectedEntries(stack.simulator));
-  });
+  }, 60_000);
 });

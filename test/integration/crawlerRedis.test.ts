@@ -1,15 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startService } from '../bench/processes.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
-import { REPO_ROOT } from '../helpers/commandLine.js';
 import { crawlEnv, expectedEntries, firstPassDone, seriesPagesRead, until, withoutTimes } from '../helpers/crawl.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
-import { freePort } from '../helpers/freePort.js';
 import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
 
 // Instances sharing one real redis-server: one crawls, every one serves the same export, and when
@@ -21,29 +16,13 @@ import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
  * or a live holder loses it and two instances crawl.
  */
 const LOCK_TIMING: CrawlLockTiming = { ttlMs: 5_000, retryMs: 1_000 };
+/** How often the instance that joins last reads the shared catalog. */
+const CATALOG_SYNC_EVERY_MS = 100;
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** The service as its own process (through tsx), as a deployment runs it. */
-async function startChild(env: Record<string, string>): Promise<ChildProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'catalog-child-'));
-  const logFile = join(dir, 'service.log');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/serviceChild.ts', JSON.stringify(LOCK_TIMING)], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'info', DATA_DIR: dir, SOLVER: 'off', ...env },
-    stdio: ['ignore', openSync(logFile, 'w'), 'inherit'],
-  });
-  cleanups.push(() => void child.kill('SIGKILL'));
-  const started = Date.now();
-  while (!readFileSync(logFile, 'utf8').includes('"msg":"listening"')) {
-    if (child.exitCode !== null || Date.now() - started > 30_000) throw new Error(`the child service did not start; see ${logFile}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return child;
-}
 
 describe('the crawler on several instances (REDIS_URL)', () => {
   it('crawls on one instance only; when it is killed another takes over once the lock expires and goes on', async () => {
@@ -59,7 +38,9 @@ describe('the crawler on several instances (REDIS_URL)', () => {
       RATE_LIMIT_MAX: '100000',
     };
 
-    const child = await startChild(env);
+    // The service as its own process (built, as `npm start` runs it), as a deployment runs it.
+    const child = await startService(env, { program: 'test/helpers/serviceChild.ts', args: [JSON.stringify(LOCK_TIMING)] });
+    cleanups.push(() => child.stop());
     // The child is first: it holds the lock before the in-process instance starts.
     while (seriesPagesRead(simulator).length < 5) await new Promise((resolve) => setTimeout(resolve, 25));
     const survivor: TestStack = await startTestStack({ env, sharedSimulator: simulator, crawlLockTiming: LOCK_TIMING });
@@ -68,8 +49,8 @@ describe('the crawler on several instances (REDIS_URL)', () => {
     expect(seen.crawlingHere).toBe(false);
 
     const killedAt = Date.now();
-    child.kill('SIGKILL');
-    await new Promise((resolve) => child.once('exit', resolve));
+    process.kill(child.pid, 'SIGKILL');
+    await child.stop();
     const readBeforeKill = seriesPagesRead(simulator).length;
     await until(survivor, (state) => state.crawlingHere, 60_000);
     expect(Date.now() - killedAt).toBeLessThan(60_000);
@@ -81,7 +62,13 @@ describe('the crawler on several instances (REDIS_URL)', () => {
     expect(all.length).toBeLessThanOrEqual(120 + 1);
     expect(readBeforeKill).toBeGreaterThanOrEqual(30);
 
-    const other: TestStack = await startTestStack({ env, sharedSimulator: simulator, crawlLockTiming: LOCK_TIMING });
+    // Started last, it reads what the survivor wrote at once rather than at the production interval.
+    const other: TestStack = await startTestStack({
+      env,
+      sharedSimulator: simulator,
+      crawlLockTiming: LOCK_TIMING,
+      catalogSyncEveryMs: CATALOG_SYNC_EVERY_MS,
+    });
     cleanups.push(() => other.close());
     await until(other, (state) => state.complete);
     const [first, second] = await Promise.all([survivor, other].map((stack) => request(stack.app).get('/export/catalog.json').expect(200)));

@@ -84,6 +84,6 @@ describe('kept answers through kill -9', () => {
     } finally {
       await Promise.all([restarted.close(), reference.close()]);
     }
-    // A child's start compiles the service through tsx, and the pages are parsed twice: a minute on a loaded machine.
+    // A child's start, and the pages parsed twice: a minute on a loaded machine.
   }, 120_000);
 });

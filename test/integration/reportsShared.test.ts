@@ -13,6 +13,7 @@ import { createLogger } from '../../src/config/logger.js';
 import { StoredReport } from '../../src/reports/schema.js';
 import { startService, type ServiceProcess } from '../bench/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { builtPath } from '../helpers/serviceBuild.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
 // Reports as one service across instances: two instances on one real redis-server, each
@@ -122,7 +123,7 @@ function fileReports(dataDir: string): StoredReport[] {
 
 /** `npm run reports -- --json` on one instance's DATA_DIR. */
 async function cliList(dataDir: string): Promise<StoredReport[]> {
-  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/reportsMain.ts', '--json'], {
+  const cli = spawn(process.execPath, [await builtPath('src/reportsMain.ts'), '--json'], {
     cwd: ROOT,
     env: { ...process.env, ...env(dataDir) },
     stdio: ['ignore', 'pipe', 'inherit'],

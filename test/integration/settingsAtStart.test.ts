@@ -4,8 +4,8 @@ import { startSimulator, type Simulator } from '../simulator/server.js';
 
 // The real service (src/main.ts in a child process) started with variables it no longer reads (it
 // starts, warns once for each, and runs on the values that replaced them), and with an override of no
-// endpoint (it stops, naming the variable). A start through tsx
-// takes seconds on a busy machine, hence the longer limit.
+// endpoint (it stops, naming the variable). A child's start takes seconds on a busy machine, hence the
+// longer limit.
 
 let site: Simulator | undefined;
 let service: ServiceProcess | undefined;

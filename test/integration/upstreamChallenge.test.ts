@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import axios from 'axios';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/load.js';
 import { createLogger } from '../../src/config/logger.js';
+import type { ChallengeSolver } from '../../src/upstream/challenge/solver.js';
 import type { ResilientUpstreamClient, UpstreamClientOptions } from '../../src/upstream/client.js';
 import { UpstreamBlockedError } from '../../src/upstream/errors.js';
 import { chromiumSolver, tempDataDir, testClient } from '../helpers/upstreamClient.js';
@@ -20,6 +21,12 @@ afterEach(async () => {
   await Promise.all(opened.splice(0).map((resource) => resource.close()));
 });
 
+// One Chromium for the file's solves: each test has its own wall, client and counts, and a launch
+// costs more than a second of CPU. The clients close it with themselves; it stays for the next test.
+const solver = chromiumSolver();
+const keptSolver: ChallengeSolver = { ...solver, close: async () => undefined };
+afterAll(() => solver.close());
+
 async function walledSite(wall: WallOptions = {}): Promise<Simulator> {
   const simulator = await startSimulator({ wall });
   opened.push(simulator);
@@ -31,7 +38,7 @@ function solvingClient(
   timeoutMs = 15_000,
   connections?: UpstreamClientOptions['connections'],
 ): ResilientUpstreamClient {
-  const { client } = testClient([simulator.origin], { solver: chromiumSolver(), timeoutMs, connections });
+  const { client } = testClient([simulator.origin], { solver: keptSolver, timeoutMs, connections });
   opened.push(client);
   return client;
 }
@@ -57,8 +64,6 @@ describe('the challenge wall and the Chromium solver', () => {
 
   it('binds the clearance to the User-Agent that earned it', async () => {
     const simulator = await walledSite();
-    const solver = chromiumSolver();
-    opened.push(solver);
     const clearance = await solver.solve(`${simulator.origin}/`);
     expect(clearance.userAgent).toMatch(/^Mozilla\/5\.0 .* Chrome\/\d+/);
     expect(clearance.userAgent).not.toContain('Headless');

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import type { TerminalFault } from './faults.js';
 import { challengePage, type LiveChallenge } from './pages/challengePage.js';
 import { cloudflareErrorPage, errorPage, parkedPage } from './pages/errorPage.js';
+import { EncodedBody } from './renderedPages.js';
 import type { SiteAnswer } from './site.js';
 
 /** Status, headers and body of one simulated answer, and how to put it on the wire. */
 export interface SimResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
+  /** Text, or a page the simulator keeps already encoded (see renderedPages.ts). */
+  readonly body: string | EncodedBody;
 }
 
 /** Timers still running for a response; the simulator clears them when it closes. */
@@ -118,9 +119,10 @@ export function send(
   timers: TimerRegistry,
 ): void {
   const headers: Record<string, string> = { ...response.headers };
-  let body = Buffer.from(response.body, 'utf8');
+  const encoded = typeof response.body === 'string' ? new EncodedBody(response.body) : response.body;
+  let body = encoded.utf8;
   if (body.length > 0 && acceptsGzip(req)) {
-    body = gzipSync(body);
+    body = encoded.gzipped;
     headers['content-encoding'] = 'gzip';
   }
   headers['content-length'] = String(body.length);

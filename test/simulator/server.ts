@@ -9,6 +9,7 @@ import type { PageContext } from './pages/context.js';
 import { withNotText } from './pages/notText.js';
 import { pathologicalPage } from './pages/pathological.js';
 import { redesign } from './pages/redesign.js';
+import { RenderedPages } from './renderedPages.js';
 import { challengeResponse, faultResponse, methodNotAllowed, send, siteResponse, type SimResponse } from './responses.js';
 import { resolveRoute } from './router.js';
 import { answerRoute } from './site.js';
@@ -117,6 +118,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
   let context: PageContext | null = null;
+  const rendered = new RenderedPages();
   const catalog = new LiveCatalog(
     seriesOfVariant(VARIANTS[variantName], options.catalogSize === undefined ? SERIES : catalogSeries(options.catalogSize)),
   );
@@ -138,12 +140,17 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         });
 
   function pageResponse(ctx: PageContext, pathWithQuery: string, ray: string, plan: FaultPlan): SimResponse {
-    // Absolute-form or `*` request targets are not pages of the site.
-    const route = pathWithQuery.startsWith('/')
-      ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`), ctx.variant)
-      : ({ kind: 'notFound' } as const);
-    const response = siteResponse(answerRoute(ctx, route), ctx.origin, ray);
-    let body = plan.redesign ? redesign(response.body) : response.body;
+    const page = rendered.page(ctx, catalog.version, pathWithQuery, () =>
+      // Absolute-form or `*` request targets are not pages of the site.
+      answerRoute(
+        ctx,
+        pathWithQuery.startsWith('/') ? resolveRoute(new URL(`${ctx.origin}${pathWithQuery}`), ctx.variant) : { kind: 'notFound' },
+      ),
+    );
+    const response = siteResponse(page.answer, ctx.origin, ray);
+    if (!plan.redesign && !plan.notText && plan.pathological === null && plan.cutOffAt === null) return { ...response, body: page.body };
+    let body = page.body.utf8.toString('utf8');
+    if (plan.redesign) body = redesign(body);
     if (plan.notText) body = withNotText(body);
     if (plan.pathological !== null) body = pathologicalPage(body, plan.pathological);
     if (plan.cutOffAt !== null) body = body.slice(0, Math.floor(body.length * plan.cutOffAt));

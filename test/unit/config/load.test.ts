@@ -67,8 +67,11 @@ describe('loadConfig', () => {
     expect(loadConfig({}).REDIS_URL).toBeUndefined();
   });
 
-  it('treats an empty variable as unset', () => {
+  it('treats an empty or blank variable as unset, and reads a value with spaces around it', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
+    expect(loadConfig({ PORT: '  ' }).PORT).toBe(3000);
+    expect(loadConfig({ PORT: ' 8080 ' }).PORT).toBe(8080);
+    expect(loadConfig({ UPSTREAM_TIMEOUT_MS: ' 2500 ' }).UPSTREAM_TIMEOUT_S).toBe(2.5);
   });
 
   it.each([

@@ -85,6 +85,15 @@ export async function startService(
   };
 }
 
+/** A figure of a Prometheus text exposition (the service's /metrics); NaN when it has none. */
+export const figureIn = (metrics: string, name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
+
+/** The service's /metrics, as text. */
+export const metricsOf = async (service: ServiceProcess): Promise<string> => (await fetch(`${service.origin}/metrics`)).text();
+
+/** A figure of the service's /metrics; NaN when it has none. */
+export const metric = async (service: ServiceProcess, name: string): Promise<number> => figureIn(await metricsOf(service), name);
+
 /** A bare node:http server sending one pre-serialized body: the ceiling to compare the cache hit with. */
 export async function startBareServer(body: Buffer): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
   // The body goes through a file: an environment variable cannot hold a multi-megabyte one (E2BIG).

@@ -1,9 +1,9 @@
 import autocannon from 'autocannon';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { againstBare, emptyTally, loadRound, tallyFigures } from '../loadRounds.js';
-import { startService, startSimulatorProcess } from '../processes.js';
+import { metric, startService, startSimulatorProcess } from '../processes.js';
 import type { BenchReport } from '../report.js';
-import { CATALOG_SERIES, CRAWL, crawledCatalog, metric } from './crawledCatalog.js';
+import { CATALOG_SERIES, CRAWL, crawledCatalog } from './crawledCatalog.js';
 import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 
 /** `npm start`'s --max-old-space-size. */

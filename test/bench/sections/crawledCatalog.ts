@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSimulator, type Simulator } from '../../simulator/server.js';
-import { startService, type ServiceProcess } from '../processes.js';
+import { metric, startService, type ServiceProcess } from '../processes.js';
 import { NO_QUOTA } from './settings.js';
 
 /** The size of the local catalog the crawl and title-search sections measure: the real site's and more. */
@@ -16,13 +16,6 @@ export interface CrawledCatalog {
   passSeconds: number;
   /** The site's series pages and list pages asked until then, and its other requests. */
   pass: { seriesPages: number; listPages: number; others: number };
-}
-
-/** A figure of the service's /metrics; NaN when it has none. */
-export async function metric(service: ServiceProcess, name: string): Promise<number> {
-  const text = await (await fetch(`${service.origin}/metrics`)).text();
-  const match = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-  return match === null ? Number.NaN : Number(match[1]);
 }
 
 async function untilPassEnds(service: ServiceProcess): Promise<void> {

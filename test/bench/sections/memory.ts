@@ -1,5 +1,5 @@
 import { startSimulator } from '../../simulator/server.js';
-import { startService, type ServiceProcess } from '../processes.js';
+import { figureIn, metric, metricsOf, startService, type ServiceProcess } from '../processes.js';
 import { timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
@@ -18,16 +18,13 @@ const FILL_STEP = 5_000;
  */
 const STEPS_PAST_FULL = 2;
 
-const valueIn = (metrics: string, name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN);
-const metricValue = async (service: ServiceProcess, name: string) => valueIn(await (await fetch(`${service.origin}/metrics`)).text(), name);
-
 /**
  * The main thread's JS heap and external memory, and the answer cache's fill against its bound,
  * from the service's own /metrics: RSS that grows while the cache fills is the bound at work.
  */
 async function heapFigures(service: ServiceProcess): Promise<string> {
-  const text = await (await fetch(`${service.origin}/metrics`)).text();
-  const value = (name: string) => valueIn(text, name);
+  const text = await metricsOf(service);
+  const value = (name: string) => figureIn(text, name);
   const mb = (name: string) => Math.round(value(name) / 1024 / 1024);
   return (
     `heap ${mb('nodejs_heap_size_used_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB, ` +
@@ -75,7 +72,7 @@ export async function memorySection(report: BenchReport): Promise<void> {
   while (searched < MAX_SEARCHES && (full === undefined || searched < full.searches + STEPS_PAST_FULL * FILL_STEP)) {
     searched = Math.min(searched + FILL_STEP, MAX_SEARCHES);
     await searchUpTo(searched);
-    if (full === undefined && (await metricValue(service, 'answer_cache_entries')) < searched)
+    if (full === undefined && (await metric(service, 'answer_cache_entries')) < searched)
       full = { searches: searched, rss: service.rssMB() };
   }
   const rssAfterMany = service.rssMB();

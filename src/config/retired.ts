@@ -33,8 +33,7 @@ const renamed = (name: string): Retirement => ({
 });
 
 /** A duration in milliseconds, in seconds, or undefined when it is no whole number of milliseconds. */
-const millisecondsInSeconds = (value: string): string | undefined =>
-  /^\d+$/.test(value.trim()) ? String(Number(value) / 1000) : undefined;
+const millisecondsInSeconds = (value: string): string | undefined => (/^\d+$/.test(value) ? String(Number(value) / 1000) : undefined);
 
 /** A duration in milliseconds, now in seconds like every other. */
 const inSeconds = (name: string): Retirement => ({

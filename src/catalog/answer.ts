@@ -38,8 +38,8 @@ export interface UpstreamFacts {
 
 /**
  * A kept answer as it is served in place of a failed fetch: the same data, ETag, fetchedAt and TTL,
- * with `meta.stale` saying since when and why. The body's last member is its meta object (the
- * service writes `…,"meta":{…}}`), so the stale facts go in before its two closing braces. The
+ * with `meta.stale` saying since when and why. The body's last member is its meta object (answerBody.ts
+ * writes `…,"meta":{…}}`), so the stale facts go in before its two closing braces. The
  * ETag stays: it is weak and covers the data, which is the same; X-Cache and Age say the rest.
  */
 export function staleAnswer(answer: CatalogAnswer, reason: StaleReason): CatalogAnswer {

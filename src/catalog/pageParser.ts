@@ -7,7 +7,9 @@ import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
 import { ServiceBusyError, UpstreamUnreadablePageError } from '../upstream/errors.js';
 import { CONNECTION_TURNS } from '../upstream/connectionTurns.js';
 import type { AnyEndpoint } from './endpoints/index.js';
-import type { ParseOutcome, ParseStarted, ParseTask, ParseThreadData } from './parseTask.js';
+import type { AnswerBody } from './answerBody.js';
+import type { FetchedPage, PageOutcome } from './pageAnswer.js';
+import type { ParseStarted, ParseTask, ParseThreadData } from './parseTask.js';
 
 // Pages are parsed on worker threads, so that no page, whatever its size or shape, can hold the
 // event loop: htmlparser2's open-element stack makes deep nesting quadratic, and tag patterns that
@@ -56,9 +58,8 @@ const PARSE_BUSY_RETRY_AFTER_SECONDS = 1;
 const THREAD_HEAP_MB = 64;
 const THREAD_YOUNG_HEAP_MB = 32;
 
-/** The answer's `{data, pagination}` as JSON, and the optional blocks the page lacked. */
-export interface ParsedAnswer {
-  content: string;
+/** The answer's bytes and ETag, and the optional blocks the page lacked. */
+export interface ParsedAnswer extends AnswerBody {
   missing: string[];
 }
 
@@ -66,7 +67,7 @@ export interface ParsedAnswer {
 const fromSources = import.meta.url.endsWith('.ts');
 
 // One pool per process: threads are a resource of the process, shared by every app in it.
-let pool: Piscina<ParseTask, ParseOutcome> | undefined;
+let pool: Piscina<ParseTask, PageOutcome> | undefined;
 let ready: Promise<void> | undefined;
 let loaded = false;
 
@@ -81,14 +82,14 @@ let startedChannel: BroadcastChannel | undefined;
 const onStart = new Map<number, () => void>();
 let lastTaskId = 0;
 
-function threads(): Piscina<ParseTask, ParseOutcome> {
+function threads(): Piscina<ParseTask, PageOutcome> {
   if (pool === undefined) {
     startedChannel = new BroadcastChannel(startedChannelName);
     // The channel must not keep the process alive: the pool's threads are unreferenced as well.
     startedChannel.unref();
     startedChannel.onmessage = (event) => onStart.get((event as { data: ParseStarted }).data.taskId)?.();
     const workerData: ParseThreadData = { startedChannelName };
-    pool = new Piscina<ParseTask, ParseOutcome>({
+    pool = new Piscina<ParseTask, PageOutcome>({
       filename: new URL(fromSources ? './parseTask.ts' : './parseTask.js', import.meta.url).href,
       execArgv: fromSources ? ['--import', 'tsx'] : [],
       workerData,
@@ -107,7 +108,7 @@ function threads(): Piscina<ParseTask, ParseOutcome> {
  */
 export function warmPageParser(): Promise<void> {
   ready ??= threads()
-    .run({ taskId: 0, endpointPath: '/catalog/genres', html: '', pageUrl: 'http://localhost/', input: {} })
+    .run({ taskId: 0, endpointPath: '/catalog/genres', page: { html: '', url: 'http://localhost/', fetchedAt: 0 }, input: {} })
     .then(
       () => {
         loaded = true;
@@ -129,7 +130,7 @@ export function checkParseRoom(): void {
 }
 
 /**
- * The endpoint's parse of one page, on a worker thread, within `deadlineMs` (PARSE_DEADLINE_MS;
+ * The endpoint's answer to one fetched page (its parse, and the answer's bytes), on a worker thread, within `deadlineMs` (PARSE_DEADLINE_MS;
  * tests of pages held to it pass less) from when a thread starts it; the wait in the queue before
  * is not the page's. Throws the parser's typed errors, UpstreamUnreadablePageError for a page not
  * parsed within the deadline or the thread's memory bound, and ServiceBusyError when the queue is
@@ -137,8 +138,7 @@ export function checkParseRoom(): void {
  */
 export async function parsePage(
   endpoint: AnyEndpoint,
-  html: string,
-  pageUrl: string,
+  page: FetchedPage,
   input: Record<string, unknown>,
   deadlineMs = PARSE_DEADLINE_MS,
 ): Promise<ParsedAnswer> {
@@ -154,14 +154,14 @@ export async function parsePage(
     onStart.delete(taskId);
     timer = setTimeout(() => deadline.abort(), deadlineMs);
   });
-  let outcome: ParseOutcome;
+  let outcome: PageOutcome;
   try {
-    outcome = await threads().run({ taskId, endpointPath: endpoint.path, html, pageUrl, input }, { signal: deadline.signal });
+    outcome = await threads().run({ taskId, endpointPath: endpoint.path, page, input }, { signal: deadline.signal });
   } catch (error) {
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
       throw new UpstreamUnreadablePageError(
         `The page was not parsed within ${deadlineMs} ms and ${THREAD_HEAP_MB} MB`,
-        pageUrl,
+        page.url,
         'unparsable',
         {
           cause: error,
@@ -174,7 +174,12 @@ export async function parsePage(
   }
   switch (outcome.kind) {
     case 'parsed':
-      return { content: outcome.content, missing: outcome.missing };
+      // The thread's memory, moved here (parseTask.ts), and exactly the answer's size.
+      return {
+        body: Buffer.from(outcome.body.buffer, outcome.body.byteOffset, outcome.body.byteLength),
+        etag: outcome.etag,
+        missing: outcome.missing,
+      };
     case 'layout-changed':
       throw new LayoutChangedError(outcome.pageKind, outcome.missing);
     case 'past-end':

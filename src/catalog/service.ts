@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FetchPriority, UpstreamClient, UpstreamPage } from '../upstream/client.js';
 import type { SitePaths } from '../upstream/sitePaths.js';
 import { UpstreamNotFoundError, UpstreamTimeoutError } from '../upstream/errors.js';
@@ -25,18 +24,6 @@ export interface CatalogServiceDeps extends Omit<AnswerLifecycleDeps, 'fetchAnsw
   deadlineMs: number;
 }
 
-/**
- * The bytes of `text` in a buffer of their own. Buffer.from puts a short text in a slice of a shared
- * 8 KB slab, and a cached slice keeps its whole slab alive with whatever else was cut from it, often
- * several times its own size.
- * @internal exported for the tests: its unit test checks the copy owns its memory, which no answer shows.
- */
-export function ownBuffer(text: string): Buffer {
-  const buffer = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  buffer.write(text);
-  return buffer;
-}
-
 export function createCatalogService(deps: CatalogServiceDeps): CatalogService {
   const { upstream, paths, logger, ttlSeconds, now, deadlineMs } = deps;
 
@@ -48,18 +35,14 @@ export function createCatalogService(deps: CatalogServiceDeps): CatalogService {
     const started = performance.now();
     const page = await fetchPage(endpoint, typedInput, priority);
     const durationMs = Math.round(performance.now() - started);
-    const parsed = await parsePage(endpoint, page.html, page.url, input);
+    const fetchedAt = now();
+    const parsed = await parsePage(endpoint, { html: page.html, url: page.url, fetchedAt }, input);
     if (parsed.missing.length > 0) {
       logger.warn({ endpoint: endpoint.path, source: page.url, missing: parsed.missing }, 'optional upstream blocks missing');
     }
-    // The ETag covers what the client reads (data, pagination, source) but not fetchedAt, so a
-    // refetch of unchanged upstream data still revalidates with 304; hence a weak validator.
-    const { content } = parsed;
-    const fetchedAt = now();
-    const meta = JSON.stringify({ source: page.url, fetchedAt: new Date(fetchedAt).toISOString() });
     const answer: CatalogAnswer = {
-      body: ownBuffer(`{"status":"success",${content.slice(1, -1)},"meta":${meta}}`),
-      etag: `W/"${createHash('sha1').update(page.url).update(content).digest('base64url')}"`,
+      body: parsed.body,
+      etag: parsed.etag,
       fetchedAt,
       ttlSeconds: ttlSeconds(endpoint),
     };

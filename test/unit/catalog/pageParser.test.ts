@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
+import { answerPage } from '../../../src/catalog/pageAnswer.js';
 import { checkParseRoom, parsePage, warmPageParser } from '../../../src/catalog/pageParser.js';
 import { ServiceBusyError, UpstreamUnreadablePageError } from '../../../src/upstream/errors.js';
 import { pathologicalPage } from '../../simulator/pages/pathological.js';
@@ -21,7 +22,7 @@ const input = { q: 'a', page: 1 };
  */
 const HELD_DEADLINE_MS = 300;
 
-function searchPage(): string {
+function searchHtml(): string {
   const answer = answerRoute(
     { origin: ORIGIN, host: new URL(ORIGIN).host, variant: VARIANTS.cafe },
     resolveRoute(new URL(SEARCH_URL), VARIANTS.cafe),
@@ -30,6 +31,8 @@ function searchPage(): string {
   return answer.html;
 }
 
+const searchPage = (html: string) => ({ html, url: SEARCH_URL, fetchedAt: Date.UTC(2026, 10, 29, 9, 30) });
+
 const outcome = (parse: Promise<unknown>) =>
   parse.then(
     () => 'parsed',
@@ -37,24 +40,39 @@ const outcome = (parse: Promise<unknown>) =>
       error instanceof ServiceBusyError ? 'busy' : error instanceof UpstreamUnreadablePageError ? 'unparsable' : String(error),
   );
 
+describe('a page parsed on a thread', () => {
+  it('answers the bytes and ETag of the same work in the process, in memory of their own', async () => {
+    await warmPageParser();
+    const page = searchPage(searchHtml());
+    const inProcess = answerPage({ endpointPath: search.path, page, input });
+    if (inProcess.kind !== 'parsed') throw new Error(`the search page gave ${inProcess.kind}`);
+    const onThread = await parsePage(search, page, input);
+    expect(onThread.body.toString()).toBe(Buffer.from(inProcess.body).toString());
+    expect(JSON.parse(onThread.body.toString()).meta).toEqual({ source: SEARCH_URL, fetchedAt: '2026-11-29T09:30:00.000Z' });
+    expect(onThread.etag).toBe(inProcess.etag);
+    expect(onThread.missing).toEqual(inProcess.missing);
+    expect(onThread.body.buffer.byteLength).toBe(onThread.body.length);
+  });
+});
+
 describe('the parse queue', () => {
   it('parses every page that waited behind pages held to their deadline', async () => {
     await warmPageParser();
-    const html = searchPage();
+    const html = searchHtml();
     const hostile = pathologicalPage(html, 'deep-nesting');
     // At least one hostile page per thread: every thread is held to its deadline while the rest wait.
     const held = Array.from({ length: availableParallelism() }, () =>
-      outcome(parsePage(search, hostile, SEARCH_URL, input, HELD_DEADLINE_MS)),
+      outcome(parsePage(search, searchPage(hostile), input, HELD_DEADLINE_MS)),
     );
-    const waiting = Array.from({ length: 20 }, () => outcome(parsePage(search, html, SEARCH_URL, input)));
+    const waiting = Array.from({ length: 20 }, () => outcome(parsePage(search, searchPage(html), input)));
     expect(await Promise.all(held)).toEqual(Array(availableParallelism()).fill('unparsable'));
     expect(await Promise.all(waiting)).toEqual(Array(20).fill('parsed'));
   }, 30_000);
 
   it('refuses as busy, at once, a page past its bound, and a miss is told before it fetches', async () => {
     await warmPageParser();
-    const html = searchPage();
-    const parses = Array.from({ length: 300 }, () => outcome(parsePage(search, html, SEARCH_URL, input)));
+    const html = searchHtml();
+    const parses = Array.from({ length: 300 }, () => outcome(parsePage(search, searchPage(html), input)));
     expect(() => checkParseRoom()).toThrow(ServiceBusyError);
     const outcomes = await Promise.all(parses);
     const busy = outcomes.filter((result) => result === 'busy').length;

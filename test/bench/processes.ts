@@ -49,9 +49,9 @@ export async function startService(
   const dir = mkdtempSync(join(tmpdir(), 'catalog-bench-'));
   const logFile = join(dir, 'service.log');
   const errorFile = join(dir, 'service.stderr');
-  // The same V8 heap cap as `npm start` and the Docker image. No background crawl unless a
+  // The same V8 flags as `npm start` and the Docker image. No background crawl unless a
   // section asks for one: its upstream fetches would share the machine with the load measured.
-  const child = spawn(process.execPath, ['--max-old-space-size=160', await builtPath(program), ...args], {
+  const child = spawn(process.execPath, ['--max-old-space-size=160', '--single-threaded-gc', await builtPath(program), ...args], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -114,17 +114,34 @@ export async function startBareServer(body: Buffer): Promise<{ origin: string; p
   return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
 }
 
+/** The upstream simulator in a child process: `hold()` freezes it (SIGSTOP), so that whatever waits on its pages waits, using no CPU, until `release()`. */
+export interface SimulatorProcess {
+  origin: string;
+  hold(): void;
+  release(): void;
+  stop(): Promise<void>;
+}
+
 /**
  * The upstream simulator in a child process (test/simulator/main.ts), for a section where the pages
  * it renders must not take CPU from the load generator in this process.
  */
-export async function startSimulatorProcess(args: string[]): Promise<{ origin: string; stop(): Promise<void> }> {
+export async function startSimulatorProcess(args: string[]): Promise<SimulatorProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/simulator/main.ts', ...args], {
     cwd: ROOT,
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const origin = await new Promise<string>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim())));
-  return { origin, stop: () => stopChild(child) };
+  return {
+    origin,
+    hold: () => child.kill('SIGSTOP'),
+    release: () => child.kill('SIGCONT'),
+    stop: () => {
+      // A held process would not act on SIGTERM until it runs again.
+      child.kill('SIGCONT');
+      return stopChild(child);
+    },
+  };
 }
 
 /** CPU time (user + system, ms) a process has used so far: what a request costs there, whatever else the machine runs. */

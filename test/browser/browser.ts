@@ -20,6 +20,12 @@ export interface BrowserStack {
   close(): Promise<void>;
 }
 
+/**
+ * The solver's flags, without a renderer process per site: every page a test opens comes from the one
+ * loopback app, so the processes of site isolation would isolate nothing here.
+ */
+const TEST_ARGS = [...CHROMIUM_BASE_ARGS, '--disable-site-isolation-trials'];
+
 let launched: Promise<Browser> | undefined;
 
 /**
@@ -27,8 +33,8 @@ let launched: Promise<Browser> | undefined;
  * context of its own: a launch and its close cost more than a second of CPU. Playwright ends the
  * browser when the worker's process ends.
  */
-function sharedBrowser(): Promise<Browser> {
-  launched ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_BASE_ARGS }).then((browser) => {
+export function sharedBrowser(): Promise<Browser> {
+  launched ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: TEST_ARGS }).then((browser) => {
     browser.on('disconnected', () => (launched = undefined));
     return browser;
   });

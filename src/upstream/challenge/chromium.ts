@@ -4,6 +4,35 @@ import { clearanceExpiry, pickClientHints, type Clearance, type ClearanceCookie 
 import type { BrowserTransport, ChallengeSolver } from './solver.js';
 
 /**
+ * Features Chromium runs without. Chromium reads only the last --disable-features of its command line,
+ * and Playwright passes its own list first, so that list (playwright-core's chromiumSwitches) is
+ * repeated here (test/browser/chromiumFlags.test.ts fails when a Playwright upgrade changes it). Then
+ * the omnibox popup: Chromium preloads it, a WebUI page in a renderer process of its own, for every
+ * window, so for every browser context a solve or a test opens; nothing here types in an omnibox.
+ */
+const CHROMIUM_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxAimPopup',
+  'WebUIOmniboxFullPopup',
+];
+
+/**
  * What Debian's Chromium needs here: as root in a sandbox without a GPU, and without calling home
  * (on a closed network those connections are refused and slow everything down).
  * @internal exported for the tests: the browser tests launch Debian's Chromium as the solver does.
@@ -17,6 +46,7 @@ export const CHROMIUM_BASE_ARGS = [
   '--no-first-run',
   '--disable-sync',
   '--disable-quic',
+  `--disable-features=${CHROMIUM_DISABLED_FEATURES.join(',')}`,
 ];
 
 // Hardened so that a challenge script sees a browser rather than automation: no

@@ -162,22 +162,18 @@ const EPISODE_LIST_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?ep
  * markup streams by (`streamListItems`: the list is most of the page), and the markup without it.
  */
 function readEpisodeList(markup: string, pageUrl: string): { items: EpisodeListItem[]; rest: string } | null {
-  const list = streamListItems(markup, EPISODE_LIST_TAG, LIST_ITEM_ROLES);
-  if (list === null) return null;
-  const items: EpisodeListItem[] = [];
-  for (const parts of list.items) {
+  return streamListItems(markup, EPISODE_LIST_TAG, LIST_ITEM_ROLES, (parts) => {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
     const title = cleanText(parts.heading?.text) || cleanText(parts.link?.attribs['title']) || cleanText(parts.img?.attribs['title']);
-    if (target === null || !title) continue;
+    if (target === null || !title) return undefined;
     const line = cleanText(parts.line?.text).split(' - ');
-    items.push({
+    return {
       episode: parseEpisodeNumber(line[0]) ?? parseEpisodeNumber(title),
       title,
       slug: target.slug,
       url: target.url,
       poster: imageUrl(parts.img, pageUrl),
       releaseDateText: line.length > 1 ? (line.at(-1) ?? null) : null,
-    });
-  }
-  return { items, rest: list.rest };
+    } satisfies EpisodeListItem;
+  });
 }

@@ -20,9 +20,24 @@ interface StreamedPart {
 
 export type StreamedItem<Role extends string> = Partial<Record<Role, StreamedPart>>;
 
-/** An open element, and the parts whose text its text is part of. */
-interface OpenElement extends StreamedElement {
-  capturing: Capture | null;
+/**
+ * An open element, and the parts whose text its text is part of. Its class list is split when a role
+ * test first reads it, for speed only: most elements of a list are never asked (an episode list's
+ * images carry the longest class attributes, and no role reads them).
+ */
+class OpenElement implements StreamedElement {
+  #classes: readonly string[] | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly attribs: Record<string, string>,
+    readonly parent: OpenElement | undefined,
+    public capturing: Capture | null,
+  ) {}
+
+  get classes(): readonly string[] {
+    return (this.#classes ??= classNamesOf(this.attribs['class']));
+  }
 }
 
 // The parts an element's text goes to, innermost first. A chain shared with its ancestors rather
@@ -39,23 +54,27 @@ const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp']);
 /**
  * Reads the `li` items of the first element whose opening tag `opening` finds in `markup` (a long
  * episode list), without building its tree, since the list is most of a detail page: for each item,
- * the first element of each role, as `firstMatches` and `elementText` would give them on the tree.
+ * the first element of each role, as `firstMatches` and `elementText` would give them on the tree,
+ * handed to `read` as soon as the item ends; what `read` returns (undefined: nothing) is kept. For
+ * speed only, an item is read at its end rather than after the list: its parts are then garbage
+ * before the young generation is next collected, and only what `read` keeps is copied.
  * For correctness, htmlparser2 parses the element as it does for cheerio (the same events, implied
  * end tags) and stops at its end tag, and entities are decoded by its own decoder in its modes; for
  * speed only, they are decoded only in what the roles see. `rest` is the markup without the
  * element, for the tree of everything else; null when no opening tag is found.
  */
-export function streamListItems<Role extends string>(
+export function streamListItems<Role extends string, Read>(
   markup: string,
   opening: RegExp,
   roles: Record<Role, StreamedMatcher>,
-): { items: StreamedItem<Role>[]; rest: string } | null {
+  read: (item: StreamedItem<Role>) => Read | undefined,
+): { items: Read[]; rest: string } | null {
   const start = markup.search(opening);
   if (start < 0) return null;
   const roleNames = Object.keys(roles) as Role[];
   // Roles by position while an item is open (a record per item is built once, at its end).
   const matchers = roleNames.map((role) => roles[role]);
-  const items: StreamedItem<Role>[] = [];
+  const items: Read[] = [];
   const open: OpenElement[] = [];
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
@@ -69,14 +88,8 @@ export function streamListItems<Role extends string>(
         if (decoding)
           for (const attribute in attribs)
             if (attribs[attribute]!.includes('&')) attribs[attribute] = decodeHTMLAttribute(attribs[attribute]!);
-        const parent = open.at(-1);
-        const element: OpenElement = {
-          name,
-          attribs,
-          classes: classNamesOf(attribs['class']),
-          parent,
-          capturing: parent?.capturing ?? null,
-        };
+        const parent = open[open.length - 1];
+        const element = new OpenElement(name, attribs, parent, parent?.capturing ?? null);
         if (name === 'li' && item === undefined) {
           item = { parts: new Array<StreamedPart | undefined>(matchers.length), depth: open.length + 1 };
         } else if (item !== undefined) {
@@ -91,14 +104,15 @@ export function streamListItems<Role extends string>(
         open.push(element);
       },
       ontext(raw) {
-        const innermost = open.at(-1);
+        const innermost = open[open.length - 1];
         if (innermost === undefined || innermost.capturing === null) return;
         const text = decoding && raw.includes('&') && !RAW_TEXT.has(innermost.name) ? decodeHTML(raw) : raw;
         for (let capture: Capture | null = innermost.capturing; capture !== null; capture = capture.outer) capture.part.text += text;
       },
       onclosetag() {
         if (item !== undefined && open.length === item.depth) {
-          items.push(recordOf(roleNames, item.parts));
+          const kept = read(recordOf(roleNames, item.parts));
+          if (kept !== undefined) items.push(kept);
           item = undefined;
         }
         open.pop();

@@ -23,15 +23,12 @@ const LISTER_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?eplister
  * the list; null when the page has no list.
  */
 export function readEpisodeLister(markup: string, pageUrl: string): { entries: EpisodeEntry[]; rest: string } | null {
-  const list = streamListItems(markup, LISTER_TAG, ENTRY_ROLES);
-  if (list === null) return null;
-  const entries: EpisodeEntry[] = [];
-  for (const parts of list.items) {
+  const list = streamListItems(markup, LISTER_TAG, ENTRY_ROLES, (parts) => {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
     const title = cleanText(parts.title?.text) || cleanText(parts.link?.text);
-    if (target === null || !title) continue;
+    if (target === null || !title) return undefined;
     const releaseDateText = cleanText(parts.date?.text) || null;
-    entries.push({
+    return {
       // `epl-num` is zero-padded ("01"); movies and specials may carry a word instead.
       episode: parseEpisodeNumber(parts.num?.text) ?? parseEpisodeNumber(title),
       title,
@@ -40,9 +37,9 @@ export function readEpisodeLister(markup: string, pageUrl: string): { entries: E
       sub: cleanText(parts.sub?.text) || null,
       releaseDate: parseReleaseDate(releaseDateText),
       releaseDateText,
-    });
-  }
-  return { entries, rest: list.rest };
+    } satisfies EpisodeEntry;
+  });
+  return list === null ? null : { entries: list.items, rest: list.rest };
 }
 
 /**

@@ -25,7 +25,7 @@ describe('streamListItems', () => {
       '<li data-index="0"><a href="/ep-2/"><div class="epl-num">02</div><div class="epl-title">Two &amp; <b>bold</b>&#8217;s</div><div class="epl-title">ignored</div></a></li>' +
       "<li><a href='/ep-1/'><div class='x epl-num'>01</div></a></li>" +
       '</ul></div>';
-    const streamed = streamListItems(before + list + after, LIST_TAG, ROLES);
+    const streamed = streamListItems(before + list + after, LIST_TAG, ROLES, (item) => item);
     expect(streamed?.rest).toBe(before + after);
     expect(streamed?.items).toEqual([
       {
@@ -39,7 +39,7 @@ describe('streamListItems', () => {
 
   it('ends items whose end tag the page leaves out, as an HTML parser does', () => {
     const list = '<div class="eplister"><ul><li><a href="/ep-3/">3</a><li><a href="/ep-2/">2</a><li><a href="/ep-1/">1</a></ul></div>';
-    const streamed = streamListItems(list + after, LIST_TAG, ROLES);
+    const streamed = streamListItems(list + after, LIST_TAG, ROLES, (item) => item);
     expect(streamed?.items.map((item) => item.link?.attribs['href'])).toEqual(['/ep-3/', '/ep-2/', '/ep-1/']);
     expect(streamed?.rest).toBe(after);
   });
@@ -51,7 +51,7 @@ describe('streamListItems', () => {
   ])('keeps every character of a list with %s', (_kind, title) => {
     // The page before the list holds a character beyond Latin-1, as a breadcrumb's `›` does.
     const list = `<div class="eplister"><ul><li><a href="/ep-2/"><div class="epl-title">${title}</div></a></li></ul></div>`;
-    const streamed = streamListItems(`<p>Home › Series</p>${list}${after}`, LIST_TAG, ROLES);
+    const streamed = streamListItems(`<p>Home › Series</p>${list}${after}`, LIST_TAG, ROLES, (item) => item);
     expect(streamed?.items[0]?.title?.text).toBe(title);
     expect(streamed?.rest).toBe(`<p>Home › Series</p>${after}`);
   });
@@ -65,7 +65,7 @@ describe('streamListItems', () => {
       '<li><a href="/ep-1/" data-x="&quot;q&quot;"><div class="epl-num">&#48;1</div><div class="epl-title">One <textarea>&amp;</textarea> &amp; <title>&amp;</title></div></a></li>',
     ];
     const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
-    const streamed = streamListItems(html, LIST_TAG, ROLES);
+    const streamed = streamListItems(html, LIST_TAG, ROLES, (item) => item);
     const $ = load(html);
     const treeRoles: Record<string, Matcher> = {
       link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
@@ -88,7 +88,7 @@ describe('streamListItems', () => {
   });
 
   it('is null when the markup has no such element', () => {
-    expect(streamListItems(before + after, LIST_TAG, ROLES)).toBeNull();
+    expect(streamListItems(before + after, LIST_TAG, ROLES, (item) => item)).toBeNull();
   });
 
   // The streamed reading must give what the tree gives: `firstMatches` and `elementText` per `li`.
@@ -109,7 +109,7 @@ describe('streamListItems', () => {
       streamedRoles[name] = (el) => el.classes.includes(name);
       treeRoles[name] = (el) => hasClass(el, name);
     }
-    const streamed = streamListItems(html, tag, streamedRoles);
+    const streamed = streamListItems(html, tag, streamedRoles, (item) => item);
     const $ = load(html);
     const tree = $(`.${listClass} li`)
       .toArray()

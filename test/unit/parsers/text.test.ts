@@ -60,7 +60,12 @@ describe('references to characters that are not text', () => {
   });
 
   it('in a streamed list (entities), text and attribute alike', () => {
-    const streamed = streamListItems(`<ul><li><a title="${markup}">${markup}</a></li></ul>`, /<ul>/, { link: (el) => el.name === 'a' });
+    const streamed = streamListItems(
+      `<ul><li><a title="${markup}">${markup}</a></li></ul>`,
+      /<ul>/,
+      { link: (el) => el.name === 'a' },
+      (item) => item,
+    );
     const link = streamed?.items[0]?.link;
     expect([cleanText(link?.text), cleanText(link?.attribs['title'])]).toEqual([expected, expected]);
   });

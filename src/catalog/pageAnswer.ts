@@ -1,14 +1,14 @@
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
+import type { UpstreamPage } from '../upstream/pageFetch.js';
+import { pageText } from '../upstream/siteLinks.js';
 import { answerBody } from './answerBody.js';
 import { endpoints } from './endpoints/index.js';
 
-// A page's answer: one endpoint's parser on one fetched page, and the answer's bytes. Run on a
-// parse thread (parseTask.ts); the bench runs it in the process too, as the reference of the thread's round trip.
+// A page's answer: its text from its bytes, one endpoint's parser on it, and the answer's bytes. Run
+// on a parse thread (parseTask.ts); the bench runs it in the process too, as the reference of the thread's round trip.
 
-/** A fetched page: its text, the URL that answered, and when it was fetched (the answer's meta.fetchedAt). */
-export interface FetchedPage {
-  html: string;
-  url: string;
+/** A fetched page as it arrived, and when it was fetched (the answer's meta.fetchedAt). */
+export interface FetchedPage extends Pick<UpstreamPage, 'body' | 'url' | 'servedBy' | 'siteOrigins'> {
   fetchedAt: number;
 }
 
@@ -33,7 +33,7 @@ export function answerPage({ endpointPath, page, input }: PageToAnswer): PageOut
   const endpoint = endpoints.find((entry) => entry.path === endpointPath);
   if (endpoint === undefined) throw new Error(`No endpoint ${endpointPath}`);
   try {
-    const parsed = endpoint.parse(page.html, page.url, input as never);
+    const parsed = endpoint.parse(pageText(page), page.url, input as never);
     const pagination = endpoint.paginated ? parsed.pagination : null;
     const { body, etag } = answerBody(JSON.stringify({ data: parsed.data, pagination }), page.url, page.fetchedAt);
     return { kind: 'parsed', body, etag, missing: parsed.missing };

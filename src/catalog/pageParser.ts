@@ -108,7 +108,12 @@ function threads(): Piscina<ParseTask, PageOutcome> {
  */
 export function warmPageParser(): Promise<void> {
   ready ??= threads()
-    .run({ taskId: 0, endpointPath: '/catalog/genres', page: { html: '', url: 'http://localhost/', fetchedAt: 0 }, input: {} })
+    .run({
+      taskId: 0,
+      endpointPath: '/catalog/genres',
+      page: { body: new Uint8Array(), url: 'http://localhost/', servedBy: 'http://localhost', siteOrigins: [], fetchedAt: 0 },
+      input: {},
+    })
     .then(
       () => {
         loaded = true;
@@ -117,6 +122,13 @@ export function warmPageParser(): Promise<void> {
     );
   return ready;
 }
+
+/**
+ * The page's memory, to move to the thread rather than copy, where the page owns all of it: a short
+ * Buffer is a slice of Node's shared pool, which must stay here (and cannot move).
+ */
+const movable = (body: Uint8Array): ArrayBuffer[] =>
+  body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer] : [];
 
 const parseBusy = (why: string) =>
   new ServiceBusyError(`${why}; this service's parse threads are all busy`, PARSE_BUSY_RETRY_AFTER_SECONDS);
@@ -130,7 +142,8 @@ export function checkParseRoom(): void {
 }
 
 /**
- * The endpoint's answer to one fetched page (its parse, and the answer's bytes), on a worker thread, within `deadlineMs` (PARSE_DEADLINE_MS;
+ * The endpoint's answer to one fetched page (its text, its parse, and the answer's bytes), on a worker
+ * thread, to which the page's bytes move (they are no longer readable here), within `deadlineMs` (PARSE_DEADLINE_MS;
  * tests of pages held to it pass less) from when a thread starts it; the wait in the queue before
  * is not the page's. Throws the parser's typed errors, UpstreamUnreadablePageError for a page not
  * parsed within the deadline or the thread's memory bound, and ServiceBusyError when the queue is
@@ -156,7 +169,10 @@ export async function parsePage(
   });
   let outcome: PageOutcome;
   try {
-    outcome = await threads().run({ taskId, endpointPath: endpoint.path, page, input }, { signal: deadline.signal });
+    outcome = await threads().run(
+      { taskId, endpointPath: endpoint.path, page, input },
+      { signal: deadline.signal, transferList: movable(page.body) },
+    );
   } catch (error) {
     if (deadline.signal.aborted || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
       throw new UpstreamUnreadablePageError(

@@ -36,7 +36,7 @@ export function createCatalogService(deps: CatalogServiceDeps): CatalogService {
     const page = await fetchPage(endpoint, typedInput, priority);
     const durationMs = Math.round(performance.now() - started);
     const fetchedAt = now();
-    const parsed = await parsePage(endpoint, { html: page.html, url: page.url, fetchedAt }, input);
+    const parsed = await parsePage(endpoint, { ...page, fetchedAt }, input);
     if (parsed.missing.length > 0) {
       logger.warn({ endpoint: endpoint.path, source: page.url, missing: parsed.missing }, 'optional upstream blocks missing');
     }

@@ -26,7 +26,8 @@ export type Verdict =
 export interface UpstreamAnswer {
   status: number;
   headers: Record<string, string | undefined>;
-  body: string;
+  /** The body's bytes as they arrived: only a page that is parsed is decoded, and on its parse thread. */
+  body: Buffer;
   /** Absolute URL that was requested; redirects are judged against its origin. */
   url: string;
 }
@@ -78,11 +79,22 @@ const WORDPRESS_MARKERS = ['/wp-content/', '/wp-includes/', 'https://api.w.org/'
 const FOOTER_TAG = /\sid\s*=\s*["']?footer["'\s>]/i;
 const DOCUMENT_END = /<\/html\s*>(?:\s|<!--[^]*?-->)*$/i;
 // Where `</html>` and what may follow it are looked for; a cache plugin's signature is a line.
-const END_WINDOW_CHARS = 4096;
+const END_WINDOW_BYTES = 4096;
 
-/** Whether a page reaches its end (the theme's footer, or `</html>` at the end). Linear in the page's length. */
-function pageIsWhole(html: string): boolean {
-  return DOCUMENT_END.test(html.slice(-END_WINDOW_CHARS)) || FOOTER_TAG.test(html);
+/**
+ * Whether a page reaches its end (the theme's footer, or `</html>` at the end). Linear in the page's
+ * length. Its markers are ASCII, which Latin-1 reads byte for byte from UTF-8 as from any charset.
+ */
+function pageIsWhole(body: Buffer): boolean {
+  return (
+    DOCUMENT_END.test(body.toString('latin1', Math.max(0, body.length - END_WINDOW_BYTES))) || FOOTER_TAG.test(body.toString('latin1'))
+  );
+}
+
+/** Whether a wall's page is a firewall's block page; its markers are ASCII, read as pageIsWhole reads its own. */
+function blockPage(body: Buffer): boolean {
+  const text = body.toString('latin1');
+  return BLOCK_MARKERS.some((marker) => marker.test(text));
 }
 
 function challengeHeader(headers: UpstreamAnswer['headers']): boolean {
@@ -97,7 +109,7 @@ export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdi
   if ('failure' in outcome)
     return outcome.failure === PAGE_TOO_LARGE ? { kind: 'too-large' } : { kind: 'transient', reason: outcome.failure };
   const { status, headers, body } = outcome;
-  // A transport without a byte bound (the browser page) is held to the same one here.
+  // A transport without a byte bound as it reads (the browser page) is held to the same one here.
   if (body.length > MAX_PAGE_BYTES) return { kind: 'too-large' };
   if (status >= 300 && status < 400) {
     const location = headers.location;
@@ -113,7 +125,7 @@ export function classifyAnswer(outcome: UpstreamAnswer | UpstreamFailure): Verdi
     return { kind: 'challenge' };
   if (status === 429 || body.includes('cf-error-code">1015<'))
     return { kind: 'rate-limited', retryAfterSeconds: parseRetryAfter(headers['retry-after']) };
-  if (wallStatus && BLOCK_MARKERS.some((marker) => marker.test(body))) return { kind: 'blocked' };
+  if (wallStatus && blockPage(body)) return { kind: 'blocked' };
   const fromWordPress = WORDPRESS_MARKERS.some((marker) => body.includes(marker));
   // Only the site's own "not found" page (WordPress's, in the theme) says the page is gone: a bare
   // 404 or 410 (a parked or misconfigured domain, a proxy in front of a dead site) is a fault of the upstream.

@@ -28,7 +28,6 @@ import { createUpstreamMonitor, type UpstreamStatus } from './monitor.js';
 import type { OriginStore, SharedOrigin } from './originStore.js';
 import { createOriginPool } from './origins.js';
 import type { PageFetch, UpstreamPage } from './pageFetch.js';
-import { linksOnServingOrigin } from './siteLinks.js';
 
 // The transport: a page fetch takes a connection turn and runs within the page deadline, through
 // the origin failover (failover.ts), the origin's breaker, the retries, and the challenge ladder
@@ -211,13 +210,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
       switch (verdict.kind) {
         case 'ok': {
           const answer = outcome as UpstreamAnswer;
-          // Our URLs name the origin that served the page, whichever of the site's origins the page links.
-          const html = linksOnServingOrigin(
-            answer.body,
-            origin,
-            pool.list().map((entry) => entry.origin),
-          );
-          return { url: answer.url, status: answer.status, html, attempts };
+          const siteOrigins = pool.list().map((entry) => entry.origin);
+          return { url: answer.url, status: answer.status, body: answer.body, servedBy: origin, siteOrigins, attempts };
         }
         case 'redirect':
           if (++redirects > MAX_REDIRECTS) throw new UpstreamBadResponseError(`More than ${MAX_REDIRECTS} redirects`, startUrl, null);

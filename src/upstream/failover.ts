@@ -3,6 +3,7 @@ import type { ConnectionTurns } from './connectionTurns.js';
 import { countsAgainstOrigin, UpstreamMovedError, UpstreamSuspectPageError, UpstreamUnavailableError } from './errors.js';
 import type { OriginPool } from './origins.js';
 import type { PageFetch, UpstreamPage } from './pageFetch.js';
+import { pageText } from './siteLinks.js';
 
 // Which origin a page is fetched from: when the one in use moved, serves something that is not
 // the catalog or keeps failing, the next origin whose home page looks like the theme is adopted,
@@ -91,7 +92,9 @@ export function createOriginFailover(options: OriginFailoverOptions): OriginFail
    */
   async function refusalOf(origin: string, state: PageFetch): Promise<string | null> {
     try {
-      return looksLikeCatalogHome((await fetchFromOrigin(origin, '/', state)).html) ? null : 'its home page does not look like the catalog';
+      return looksLikeCatalogHome(pageText(await fetchFromOrigin(origin, '/', state)))
+        ? null
+        : 'its home page does not look like the catalog';
     } catch (error) {
       return `its home page could not be fetched: ${error instanceof Error ? error.message : String(error)}`;
     }

@@ -20,7 +20,8 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
     maxRedirects: 0,
     // Counted on the decompressed body as it arrives: reading stops at the bound.
     maxContentLength: MAX_PAGE_BYTES,
-    responseType: 'text',
+    // Bytes: the page is decoded on its parse thread (pageText in siteLinks.ts), not on the main thread.
+    responseType: 'arraybuffer',
     transformResponse: (data: unknown) => data,
     validateStatus: () => true,
   });
@@ -28,12 +29,12 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
   return {
     async get(url, headers, signal) {
       try {
-        const response: AxiosResponse<string> = await instance.get(url, { headers, signal });
+        const response: AxiosResponse<unknown> = await instance.get(url, { headers, signal });
         return {
           url,
           status: response.status,
           headers: flatHeaders(response),
-          body: typeof response.data === 'string' ? response.data : '',
+          body: Buffer.isBuffer(response.data) ? response.data : Buffer.alloc(0),
         };
       } catch (error) {
         if (axios.isAxiosError(error) && error.message.startsWith('maxContentLength')) return { url, failure: PAGE_TOO_LARGE };

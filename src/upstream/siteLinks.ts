@@ -1,4 +1,5 @@
 import { readOwnOrigins } from '../parsers/sitePaths.js';
+import type { UpstreamPage } from './pageFetch.js';
 
 // One origin per answer: every link into the site names the origin the page was read from. A
 // site's links may name another of its origins: another configured or adopted origin (a mirror,
@@ -25,7 +26,10 @@ function patternOf(origin: string): RegExp {
   return pattern;
 }
 
-/** `html` with its links on the site's other origins (`siteOrigins`, and the page's own domain) rewritten to `servedBy`. */
+/**
+ * `html` with its links on the site's other origins (`siteOrigins`, and the page's own domain) rewritten to `servedBy`.
+ * @internal exported for the tests: its unit test gives it texts, where pageText takes a page's bytes.
+ */
 export function linksOnServingOrigin(html: string, servedBy: string, siteOrigins: readonly string[]): string {
   const others = new Set([...siteOrigins, ...readOwnOrigins(html)]);
   others.delete(servedBy);
@@ -38,3 +42,14 @@ export function linksOnServingOrigin(html: string, servedBy: string, siteOrigins
   }
   return result;
 }
+
+/**
+ * A fetched page's text: its bytes decoded as UTF-8 (the theme's charset; a byte-order mark is
+ * dropped), with every link into the site on the origin that served it. A parse thread reads the
+ * page this way, and so does the main thread where it reads a page itself (path learning, origin checks).
+ */
+export function pageText(page: Pick<UpstreamPage, 'body' | 'servedBy' | 'siteOrigins'>): string {
+  return linksOnServingOrigin(utf8.decode(page.body), page.servedBy, page.siteOrigins);
+}
+
+const utf8 = new TextDecoder();

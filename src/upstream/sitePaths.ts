@@ -2,6 +2,7 @@ import type { Logger } from '../config/logger.js';
 import { isSeriesPage, readListPath, readSeriesLink, seriesLinkOf } from '../parsers/sitePaths.js';
 import type { FetchPriority, UpstreamClient, UpstreamPage } from './client.js';
 import { UpstreamNotFoundError } from './errors.js';
+import { pageText } from './siteLinks.js';
 import type { OriginPaths, SitePathsStore } from './sitePathsStore.js';
 
 // The paths of a site on the theme, learned from the site rather than configured: the series list
@@ -150,12 +151,14 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
    * it links a series. Once both are known, pages are not read for them at all.
    */
   function learnFrom(state: OriginState, page: UpstreamPage): void {
+    if (known(state, 'series') !== null && known(state, 'list') !== null) return;
+    const html = pageText(page);
     if (known(state, 'series') === null) {
-      const link = readSeriesLink(page.html, page.url);
+      const link = readSeriesLink(html, page.url);
       if (link !== null) learn(state, 'series', link.seriesPath, `series links on ${page.url}`, link.slug);
     }
     if (known(state, 'list') === null) {
-      const listPath = readListPath(page.html, page.url);
+      const listPath = readListPath(html, page.url);
       if (listPath !== null) learn(state, 'list', listPath, `the quick-filter form of ${page.url}`);
       // A whole page of the site without the form: its list path is derived once its series path is known.
       else if (known(state, 'series') !== null)
@@ -204,7 +207,7 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
         const page = await upstream.fetchPage(path, { priority });
         // Under a prefix the page answers for the series, whatever its layout (the parser judges it);
         // at the root it may be an episode post or another page of WordPress.
-        if (candidate === '/' && !isSeriesPage(page.html)) continue;
+        if (candidate === '/' && !isSeriesPage(pageText(page))) continue;
         const served = seriesLinkOf(page.url, page.url);
         if (served !== null) learn(state, 'series', served.seriesPath, `${why}${page.url} is a series page`, served.slug);
         learnFrom(state, page);
@@ -299,7 +302,7 @@ export function createSitePaths(options: SitePathsOptions): SitePaths {
     }
     if (kind === 'list') {
       const home = await upstream.fetchPage('/', { priority }).catch(() => null);
-      const listPath = home === null ? null : readListPath(home.html, home.url);
+      const listPath = home === null ? null : readListPath(pageText(home), home.url);
       if (home === null || listPath === null || listPath === before) return null;
       learn(state, 'list', listPath, `${before} answered 404; the quick-filter form of ${home.url}`);
       return upstream.fetchPage(pathOf(siteOf(state)), { priority });

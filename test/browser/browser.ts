@@ -21,10 +21,11 @@ export interface BrowserStack {
 }
 
 /**
- * The solver's flags, without a renderer process per site: every page a test opens comes from the one
- * loopback app, so the processes of site isolation would isolate nothing here.
+ * The solver's flags, with one renderer process for all the pages: every page a test opens comes from
+ * the one loopback app, so a process per site or per context would isolate nothing here, and each new
+ * one costs its start.
  */
-const TEST_ARGS = [...CHROMIUM_BASE_ARGS, '--disable-site-isolation-trials'];
+const TEST_ARGS = [...CHROMIUM_BASE_ARGS, '--disable-site-isolation-trials', '--renderer-process-limit=1'];
 
 let launched: Promise<Browser> | undefined;
 

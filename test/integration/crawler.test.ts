@@ -28,13 +28,14 @@ const exportOf = async (stack: TestStack) => (await request(stack.app).get('/exp
 
 describe('the crawler', () => {
   it('reads each series page once in a full pass, plus the list pages, and fills the cache: the next user gets a HIT', async () => {
-    const stack = await stackOf({ env: crawlEnv(), simulator: { catalogSize: 150 } });
+    // The site's 96 series, on five list pages of 20.
+    const stack = await stackOf({ env: crawlEnv() });
     await until(stack, firstPassDone);
     const series = stack.simulator.catalog.series;
     const read = seriesPagesRead(stack.simulator);
     expect(new Set(read).size).toBe(series.length);
     expect(read.length).toBe(series.length);
-    expect(listPagesRead(stack.simulator)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(listPagesRead(stack.simulator)).toEqual([1, 2, 3, 4, 5]);
     expect(stack.app.localCatalog.state()).toMatchObject({
       complete: true,
       listed: series.length,
@@ -49,12 +50,12 @@ describe('the crawler', () => {
   });
 
   it('shows its progress on /status (a bar of series read of series listed, the last and next pass) and in /metrics', async () => {
-    const stack = await stackOf({ env: crawlEnv(), simulator: { catalogSize: 120 } });
+    const stack = await stackOf({ env: crawlEnv() });
     await until(stack, firstPassDone);
     const $ = load((await request(stack.app).get('/status').expect(200)).text);
     const bar = $('#katalog-bar');
-    expect([bar.attr('max'), bar.attr('value')]).toEqual(['120', '120']);
-    expect($('label[for="katalog-bar"]').parent().text()).toContain('120 dari 120 seri dibaca (100%)');
+    expect([bar.attr('max'), bar.attr('value')]).toEqual(['96', '96']);
+    expect($('label[for="katalog-bar"]').parent().text()).toContain('96 dari 96 seri dibaca (100%)');
     const facts = Object.fromEntries(
       $('.catalog-facts div')
         .toArray()
@@ -65,11 +66,11 @@ describe('the crawler', () => {
     expect(facts['Putaran berikutnya']).toMatch(/WIB$/);
     expect(facts['Katalog lengkap']).toBe('ya');
     const metrics = (await request(stack.app).get('/metrics').expect(200)).text;
-    expect(metrics).toMatch(/^catalog_series_listed 120$/m);
-    expect(metrics).toMatch(/^catalog_series_read 120$/m);
+    expect(metrics).toMatch(/^catalog_series_listed 96$/m);
+    expect(metrics).toMatch(/^catalog_series_read 96$/m);
     expect(metrics).toMatch(/^catalog_complete 1$/m);
-    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="series",result="ok"\} 120$/m);
-    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="list",result="ok"\} 6$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="series",result="ok"\} 96$/m);
+    expect(metrics).toMatch(/^catalog_crawl_steps_total\{kind="list",result="ok"\} 5$/m);
     const lastEnd = Number(/^catalog_last_full_pass_end_seconds (\S+)$/m.exec(metrics)![1]);
     const nextPass = Number(/^catalog_next_pass_seconds (\S+)$/m.exec(metrics)![1]);
     expect(nextPass).toBeGreaterThan(lastEnd);
@@ -84,7 +85,7 @@ describe('the crawler', () => {
   });
 
   it('finds a new episode in the next update pass, reading only the top of the update-ordered list and the series that moved', async () => {
-    const stack = await stackOf({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 }, simulator: { catalogSize: 150 } });
+    const stack = await stackOf({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 } });
     await until(stack, firstPassDone);
     const before = (await exportOf(stack)).series;
     const slugs = stack.simulator.catalog.series
@@ -119,14 +120,13 @@ describe('the crawler', () => {
     expect(untouched.changedAt).toBe(before.find((entry: { slug: string }) => entry.slug === untouched.slug).changedAt);
   });
 
-  // Two full passes over 120 series: on a loaded machine, longer than the suite's 20 s per test.
+  // Two full passes over 96 series: on a loaded machine, longer than the suite's 20 s per test.
   it('moves a series whose page is gone and that no list shows to `removed` in the next full pass', async () => {
     let offsetMs = 0;
     const now = () => Date.now() + offsetMs;
     const stack = await stackOf({
       env: crawlEnv(),
       crawlPasses: { updateEveryMs: 3_600_000, fullPassEveryMs: 3_600_000 },
-      simulator: { catalogSize: 120 },
       now,
     });
     await until(stack, firstPassDone);
@@ -142,7 +142,7 @@ describe('the crawler', () => {
   }, 60_000);
 
   it('goes on from where it stopped after a restart mid-pass: no list page and no series page is read twice', async () => {
-    const simulator = await startSimulator({ catalogSize: 150 });
+    const simulator = await startSimulator();
     simulators.push(simulator);
     const dataDir = mkdtempSync(join(tmpdir(), 'catalog-crawl-'));
     const env = { ...crawlEnv(0.005), DATA_DIR: dataDir };
@@ -151,13 +151,13 @@ describe('the crawler', () => {
     await first.close();
     const readBefore = seriesPagesRead(simulator);
     expect(readBefore.length).toBeGreaterThanOrEqual(40);
-    expect(readBefore.length).toBeLessThan(150);
+    expect(readBefore.length).toBeLessThan(96);
     const second = await stackOf({ env, sharedSimulator: simulator });
     await until(second, firstPassDone);
     const all = seriesPagesRead(simulator);
-    expect(all.length).toBe(150);
-    expect(new Set(all).size).toBe(150);
-    expect(listPagesRead(simulator)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(all.length).toBe(96);
+    expect(new Set(all).size).toBe(96);
+    expect(listPagesRead(simulator)).toEqual([1, 2, 3, 4, 5]);
     expect(withoutTimes((await exportOf(second)).series)).toEqual(expectedEntries(simulator));
   });
 });

@@ -12,6 +12,7 @@ import { chromiumSolver, tempDataDir, testClient } from '../helpers/upstreamClie
 import { startSimulator, type Simulator, type WallOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
 import { manualClock } from '../helpers/waiting.js';
+import { pageText } from '../../src/upstream/siteLinks.js';
 
 // Real Debian Chromium (playwright-core) against the simulator's wall: a challenge page whose
 // script must run a proof of work over navigator.userAgent to earn a cookie bound to IP and UA.
@@ -57,7 +58,7 @@ describe('the challenge wall and the Chromium solver', () => {
     const page = await client.fetchPage('/ongoing/');
     expect(page.status).toBe(200);
     expect(page.url).toBe(`${simulator.origin}/ongoing/`);
-    expect(page.html).toContain('class="listupd');
+    expect(pageText(page)).toContain('class="listupd');
     expect(simulator.wallStats()).toMatchObject({ solved: 1, rejected: 0 });
     expect(client.status()).toMatchObject({ challenges: 1, solves: { ok: 1, failed: 0 }, browserTransport: [] });
   });
@@ -128,7 +129,7 @@ describe('the challenge wall and the Chromium solver', () => {
     const client = solvingClient(simulator);
     const page = await client.fetchPage('/ongoing/');
     expect(page.status).toBe(200);
-    expect(page.html).toContain('class="listupd');
+    expect(pageText(page)).toContain('class="listupd');
     expect(client.status().browserTransport).toEqual([simulator.origin]);
     expect((await client.fetchPage('/ongoing/page/2/')).status).toBe(200);
     expect(client.status().solves.ok).toBe(1);

@@ -22,6 +22,7 @@ import { tempDataDir, testClient } from '../helpers/upstreamClient.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
 import { until } from '../helpers/waiting.js';
+import { pageText } from '../../src/upstream/siteLinks.js';
 
 // Breaker, rate-limit pause, firewall block, mirror failover with validation and persistence,
 // the page deadline, and what /health/upstream and /metrics show. No browser is involved.
@@ -166,8 +167,8 @@ describe('mirror failover', () => {
     expect(page.url).toBe(`${mirror.origin}/ongoing/`);
     // Validated on its home page first, then asked for the page itself.
     expect(mirror.hits.map((hit) => hit.path)).toEqual(['/', '/ongoing/']);
-    expect(page.html).toContain(`href="${mirror.origin}/`);
-    expect(page.html).not.toContain(primary.origin);
+    expect(pageText(page)).toContain(`href="${mirror.origin}/`);
+    expect(pageText(page)).not.toContain(primary.origin);
     expect(client.status()).toMatchObject({
       origin: mirror.origin,
       origins: [
@@ -299,7 +300,7 @@ describe('a FlareSolverr-compatible solver', () => {
 
     const page = await client.fetchPage('/ongoing/');
     expect(page.status).toBe(200);
-    expect(page.html).toContain('class="listupd');
+    expect(pageText(page)).toContain('class="listupd');
     expect((await client.fetchPage('/')).status).toBe(200);
     expect(requests).toEqual([
       { cmd: 'request.get', url: `${simulator.origin}/ongoing/`, maxTimeout: 5000, returnOnlyCookies: true },

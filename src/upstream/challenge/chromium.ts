@@ -196,7 +196,7 @@ export function createChromiumSolver(options: ChromiumSolverOptions): ChallengeS
     return {
       async fetch(url) {
         try {
-          return await page.evaluate(async (target) => {
+          const answer = await page.evaluate(async (target) => {
             const response = await fetch(target, { credentials: 'include' });
             const headers: Record<string, string> = {};
             response.headers.forEach((value, name) => {
@@ -204,6 +204,7 @@ export function createChromiumSolver(options: ChromiumSolverOptions): ChallengeS
             });
             return { url: response.url, status: response.status, headers, body: await response.text() };
           }, url);
+          return { ...answer, body: Buffer.from(answer.body) };
         } catch (error) {
           return { url, failure: error instanceof Error ? error.message : String(error) };
         }

@@ -64,7 +64,7 @@ export function createFlareSolverrSolver(options: { url: string; timeoutMs: numb
           try {
             const solution = await requestGet(url, false);
             // FlareSolverr's status is not reliable (it may say 200 for anything); the classifier judges the body too.
-            return { url: solution.url, status: solution.status, headers: {}, body: solution.response ?? '' };
+            return { url: solution.url, status: solution.status, headers: {}, body: Buffer.from(solution.response ?? '') };
           } catch (error) {
             return { url, failure: error instanceof Error ? error.message : String(error) };
           }

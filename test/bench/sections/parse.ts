@@ -108,7 +108,7 @@ function pages(variant: VariantName, cases: readonly Case[], goal: number): Page
 /**
  * Each page kind's parse of a real-size simulator page (full chrome) against cheerio's default
  * `load` (parse5) of the same page, both in this process, one after the other; and the parse on a
- * worker thread, as a miss runs it (the answer's bytes and ETag included), against the same work in the process.
+ * worker thread, as a miss runs it (from the page's bytes to the answer's bytes and ETag), against the same work in the process.
  */
 export async function parseSection(report: BenchReport): Promise<void> {
   report.section(
@@ -139,13 +139,16 @@ export async function parseSection(report: BenchReport): Promise<void> {
   }
 
   const longest = all.find((page) => page.name === 'series, 600 episodes')!;
-  const fetched = { html: longest.html, url: longest.url, fetchedAt: Date.now() };
+  // A miss's page as it arrives: its bytes, which both sides decode. The thread's copy is made before
+  // the clock starts, as a miss's bytes exist before its parse: they move to the thread, so each run needs its own.
+  const fetched = { body: Buffer.from(longest.html), url: longest.url, servedBy: ORIGIN, siteOrigins: [ORIGIN], fetchedAt: Date.now() };
   await warmPageParser();
   const inWorker = async () => {
     const times: number[] = [];
     for (let run = 0; run < RUNS; run++) {
+      const page = { ...fetched, body: Buffer.from(fetched.body) };
       const started = performance.now();
-      await parsePage(longest.endpoint, fetched, longest.input);
+      await parsePage(longest.endpoint, page, longest.input);
       times.push(performance.now() - started);
     }
     return median(times);
@@ -157,7 +160,7 @@ export async function parseSection(report: BenchReport): Promise<void> {
   const rounds = await alternatingRatios(ROUNDS, inWorker, inProcess);
   const workerRatio = median(rounds.ratios);
   report.goal(
-    "a miss's answer to the 600-episode page on a worker thread (parse, answer's JSON bytes and ETag, round trip) against the same in the process, median round",
+    "a miss's answer to the 600-episode page's bytes on a worker thread (decode, parse, answer's JSON bytes and ETag, round trip) against the same in the process, median round",
     `${workerRatio.toFixed(2)} (${median(rounds.ours).toFixed(2)} vs ${median(rounds.reference).toFixed(2)} ms; ${roundsText(rounds.ratios, 2)})`,
     `≤ ${WORKER_RATIO_GOAL}`,
     workerRatio <= WORKER_RATIO_GOAL,

@@ -134,7 +134,21 @@ ${items.join('\n')}
 </div>`;
 }
 
+// The sidebar is the same on every page of one site and catalog version, and half of a search
+// page's rendering: built once per context and version.
+const built = new WeakMap<PageContext, { version: number; html: string }>();
+
 export function sidebar(ctx: PageContext): string {
+  const version = catalogOf(ctx).version;
+  let kept = built.get(ctx);
+  if (kept?.version !== version) {
+    kept = { version, html: sidebarHtml(ctx) };
+    built.set(ctx, kept);
+  }
+  return kept.html;
+}
+
+function sidebarHtml(ctx: PageContext): string {
   return `<div id="sidebar">
 ${ctx.variant.sidebarQuickFilter ? cached(`<div class="section">\n${quickFilterForm(ctx)}\n</div>`) : ''}
 ${cached(popularWidget(ctx))}

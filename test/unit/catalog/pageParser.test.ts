@@ -31,7 +31,18 @@ function searchHtml(): string {
   return answer.html;
 }
 
-const searchPage = (html: string) => ({ html, url: SEARCH_URL, fetchedAt: Date.UTC(2026, 10, 29, 9, 30) });
+/** A fetched search page: its UTF-8 bytes, as they arrive. */
+const searchPage = (html: string) => ({
+  body: Buffer.from(html),
+  url: SEARCH_URL,
+  servedBy: ORIGIN,
+  siteOrigins: [ORIGIN],
+  fetchedAt: Date.UTC(2026, 10, 29, 9, 30),
+});
+
+interface SearchAnswer {
+  data: { results: Array<{ title: string }> };
+}
 
 const outcome = (parse: Promise<unknown>) =>
   parse.then(
@@ -45,6 +56,7 @@ describe('a page parsed on a thread', () => {
     await warmPageParser();
     const page = searchPage(searchHtml());
     const inProcess = answerPage({ endpointPath: search.path, page, input });
+    const bytes = page.body.length;
     if (inProcess.kind !== 'parsed') throw new Error(`the search page gave ${inProcess.kind}`);
     const onThread = await parsePage(search, page, input);
     expect(onThread.body.toString()).toBe(Buffer.from(inProcess.body).toString());
@@ -52,6 +64,28 @@ describe('a page parsed on a thread', () => {
     expect(onThread.etag).toBe(inProcess.etag);
     expect(onThread.missing).toEqual(inProcess.missing);
     expect(onThread.body.buffer.byteLength).toBe(onThread.body.length);
+    // The page's bytes moved to the thread, not copied.
+    expect(bytes).toBeGreaterThan(100_000);
+    expect(page.body.length).toBe(0);
+  });
+
+  it("decodes the page's UTF-8 on the thread, characters beyond Latin-1 included", async () => {
+    await warmPageParser();
+    const html = searchHtml();
+    const firstTitle = (answer: { body: Buffer }) => (JSON.parse(answer.body.toString()) as SearchAnswer).data.results[0]!.title;
+    const title = firstTitle(await parsePage(search, searchPage(html), input));
+    const retitled = html.replaceAll(title, '西游记 — “Séries” 🐉');
+    expect(firstTitle(await parsePage(search, searchPage(retitled), input))).toBe('西游记 — “Séries” 🐉');
+  });
+
+  it("leaves a short page's memory in place: a slice of Node's shared pool is copied, not moved", async () => {
+    await warmPageParser();
+    const pooled = Buffer.from('<html></html>');
+    const neighbour = Buffer.from('still here');
+    const outcome = await parsePage(search, { ...searchPage(''), body: pooled }, input).catch((error: Error) => error.name);
+    expect(outcome).toBe('LayoutChangedError');
+    expect(pooled.toString()).toBe('<html></html>');
+    expect(neighbour.toString()).toBe('still here');
   });
 });
 

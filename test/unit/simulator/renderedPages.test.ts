@@ -68,6 +68,19 @@ describe('a page the simulator serves again', () => {
     expect(latestOnPage((await page(`/anime/${series.slug}/`)).text)).toBe(String(published.latestEpisode));
   });
 
+  it('lays out every page with the sidebar of the catalog as it is now', async () => {
+    const sidebarOf = (html: string) => cheerio.load(html)('#sidebar').html()!;
+    const before = sidebarOf((await page('/?s=sidebar+before')).text);
+    expect(sidebarOf((await page('/?s=sidebar+again')).text)).toBe(before);
+    // Series links of whatever series path the site has by now (the test before moves it).
+    const listed = sim.catalog.series.filter((item) => before.includes(`/${item.slug}/"`));
+    expect(listed.length).toBeGreaterThan(3);
+    sim.removeSeries(listed[0]!.slug);
+    const after = sidebarOf((await page('/?s=sidebar+after')).text);
+    expect(after).not.toContain(`/${listed[0]!.slug}/"`);
+    expect(after).toContain(`/${listed[1]!.slug}/"`);
+  });
+
   it('shows a layout change, and the page as it was once the fault is gone', async () => {
     const home = await page('/');
     sim.setFaults([{ kind: 'layout-change' }]);

@@ -10,7 +10,14 @@ import {
 } from '../../../src/upstream/classify.js';
 
 const url = 'https://anichin.example/ongoing/';
-const answer = (overrides: Partial<UpstreamAnswer>): UpstreamAnswer => ({ status: 200, headers: {}, body: '', url, ...overrides });
+/** An answer whose body is `body`'s UTF-8 bytes, as a transport gives it. */
+const answer = ({ body = '', ...overrides }: Omit<Partial<UpstreamAnswer>, 'body'> & { body?: string }): UpstreamAnswer => ({
+  status: 200,
+  headers: {},
+  url,
+  ...overrides,
+  body: Buffer.from(body),
+});
 // Every WordPress page links its theme assets; a page without them is suspect.
 const WP_HEAD = '<link rel="stylesheet" href="https://anichin.example/wp-content/themes/animestream/style.css">';
 // A page reaches its end: `</html>` (or the theme's footer); a page without either was cut off.

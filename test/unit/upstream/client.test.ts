@@ -17,6 +17,7 @@ import {
   UpstreamNotFoundError,
   UpstreamTimeoutError,
 } from '../../../src/upstream/errors.js';
+import { pageText } from '../../../src/upstream/siteLinks.js';
 
 type Handler = Parameters<typeof createServer>[1];
 let server: Server | undefined;
@@ -56,7 +57,9 @@ describe('createUpstreamClient', () => {
       res.end(gzipSync(wordpress('Halo — dunia’s')));
     });
     const page = await clientFor(origin, { timeoutMs: 2000 }).fetchPage('/ongoing/');
-    expect(page).toMatchObject({ url: `${origin}/ongoing/`, status: 200, attempts: 1, html: wordpress('Halo — dunia’s') });
+    expect(page).toMatchObject({ url: `${origin}/ongoing/`, status: 200, attempts: 1, servedBy: origin });
+    expect(pageText(page)).toBe(wordpress('Halo — dunia’s'));
+    expect(pageText(page)).toContain('Halo — dunia’s');
     expect(seen['user-agent']).toMatch(/^Mozilla\/5\.0 \(Windows NT 10\.0; Win64; x64\) .* Chrome\/\d+/);
     expect(seen['accept']).toMatch(/^text\/html,application\/xhtml\+xml/);
     expect(seen['accept-language']).toMatch(/^id-ID/);
@@ -73,7 +76,7 @@ describe('createUpstreamClient', () => {
     });
     const page = await clientFor(origin, { timeoutMs: 2000 }).fetchPage('/page/1/');
     expect(page.url).toBe(`${origin}/`);
-    expect(page.html).toBe(wordpress('home'));
+    expect(pageText(page)).toBe(wordpress('home'));
   });
 
   it('does not follow a redirect to another origin', async () => {
@@ -158,7 +161,7 @@ describe('createUpstreamClient', () => {
     });
     const client = clientFor(origin, { timeoutMs: 5000, connections: { turns: 2 } });
     const pages = await Promise.all(Array.from({ length: 8 }, (_, i) => client.fetchPage(`/p${i}`)));
-    expect(pages.map((page) => page.html)).toEqual(Array(8).fill(wordpress('ok')));
+    expect(pages.map(pageText)).toEqual(Array(8).fill(wordpress('ok')));
     expect(peak).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readOwnOrigins } from '../../../src/parsers/sitePaths.js';
-import { linksOnServingOrigin } from '../../../src/upstream/siteLinks.js';
+import { linksOnServingOrigin, pageText } from '../../../src/upstream/siteLinks.js';
 import { CAFE, episodeMain, MOE, SISTER, seriesMain, themePage, type ThemeSite } from '../../helpers/themePages.js';
 
 const SERVED_BY = 'http://127.0.0.1:4000';
@@ -53,5 +53,17 @@ describe('links on the origin that served the page', () => {
     expect(linksOnServingOrigin(own, 'https://anichin.cafe', ['https://anichin.cafe'])).toBe(own);
     const relative = themePage(MOE, '', '/');
     expect(linksOnServingOrigin(relative, SERVED_BY, [SERVED_BY])).toBe(relative);
+  });
+});
+
+describe("a fetched page's text", () => {
+  it('is its bytes as UTF-8 without the byte-order mark, its links on the serving origin', () => {
+    const html = themePage(MIRRORED, seriesMain(MIRRORED, 'xi-you-ji', '西游记 — “Séries” 🐉'), '/xi-you-ji/');
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(html)]);
+    const text = pageText({ body, servedBy: SERVED_BY, siteOrigins: [SERVED_BY] });
+    expect(text).toBe(linksOnServingOrigin(html, SERVED_BY, [SERVED_BY]));
+    expect(text.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(text).toContain('西游记 — “Séries” 🐉');
+    expect(text).not.toContain(MIRRORED.origin);
   });
 });

@@ -30,7 +30,14 @@ function fakeSite(initial: ThemeSite) {
         await new Promise<void>((resolve) => setTimeout(resolve, 5));
       }
       const url = new URL(path, ORIGIN);
-      const page = (html: string): UpstreamPage => ({ url: url.href, status: 200, html, attempts: 1 });
+      const page = (html: string): UpstreamPage => ({
+        url: url.href,
+        status: 200,
+        body: Buffer.from(html),
+        servedBy: ORIGIN,
+        siteOrigins: [ORIGIN],
+        attempts: 1,
+      });
       const { pathname } = url;
       if (pathname === '/') return page(themePage(site, '<div class="listupd"></div>', '/'));
       const listPath =

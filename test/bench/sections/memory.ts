@@ -22,7 +22,7 @@ const FILL_STEP = 1_000;
  * Distinct misses made once the answer cache is full, before RSS is read again: each of these misses
  * evicts an answer, so memory that grows with them is not the cache's.
  */
-const PAST_FULL = 10_000;
+const PAST_FULL = 5_000;
 
 /**
  * The main thread's JS heap and external memory, and the answer cache's fill against its bound,

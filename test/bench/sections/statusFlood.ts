@@ -4,12 +4,14 @@ import { Worker } from 'node:worker_threads';
 import { startSimulator } from '../../simulator/server.js';
 import { cpuMs, startService } from '../processes.js';
 import { median, type BenchReport } from '../report.js';
-import { LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
+import { LATENCY_MS, NO_QUOTA } from './settings.js';
 
 const HIT_PATH = '/catalog/popular-series';
 // Each page's flood: 16 connections, sent beside 50 clients of cached hits whose p99 it may move only so far.
 const FLOOD_CONNECTIONS = 16;
 const ROUNDS = 3;
+/** A round of hits alone or beside one flood: thousands of hits, so that a round's p99 is not one slow answer's. */
+const ROUND_SECONDS = 1;
 
 /**
  * The pages a client may flood without a quota, each with what it answers; /health first, the
@@ -133,7 +135,7 @@ async function cpuPerAnswer(pid: number, url: string): Promise<number> {
  * against /health's, then cached hits alone and beside a flood of each page, in alternating
  * rounds so that the shared machine's swings weigh on all alike.
  */
-async function measurePageFloods(latencyMs: number, seconds: number, env: Record<string, string>): Promise<StatusFloodFigures> {
+async function measurePageFloods(latencyMs: number, env: Record<string, string>): Promise<StatusFloodFigures> {
   const simulator = await startSimulator({ latencyMs });
   const service = await startService({ ...env, UPSTREAM_BASE_URLS: simulator.origin });
   const floods = floodThread();
@@ -160,14 +162,13 @@ async function measurePageFloods(latencyMs: number, seconds: number, env: Record
       FloodName,
       { count: number; seconds: number }
     >;
-    const roundSeconds = seconds / ROUNDS;
     for (let round = 0; round < ROUNDS; round++) {
-      const quiet = await autocannon({ url: hitUrl, connections: 50, duration: roundSeconds });
+      const quiet = await autocannon({ url: hitUrl, connections: 50, duration: ROUND_SECONDS });
       alone.push({ perSecond: quiet.requests.total / quiet.duration, p50: quiet.latency.p50, p99: quiet.latency.p99 });
       for (const flood of FLOODS) {
-        const { started, done } = floodOf(flood, roundSeconds);
+        const { started, done } = floodOf(flood, ROUND_SECONDS);
         await started;
-        const [hits, pages] = await Promise.all([autocannon({ url: hitUrl, connections: 50, duration: roundSeconds }), done]);
+        const [hits, pages] = await Promise.all([autocannon({ url: hitUrl, connections: 50, duration: ROUND_SECONDS }), done]);
         const expected = flood.status === 200 ? pages.non2xx === 0 : pages.non2xx === pages.answers;
         if (hits.non2xx + hits.errors + pages.errors > 0 || !expected)
           throw new Error(`unexpected answers or errors under the ${flood.name} flood`);
@@ -194,7 +195,7 @@ export async function statusFloodSection(report: BenchReport): Promise<void> {
   report.section(
     `/status against /health, and the cache-hit path alone and beside a flood of each page (${FLOOD_CONNECTIONS} connections each)`,
   );
-  const { alone, beside, floodPerSecond, cpuMicroseconds } = await measurePageFloods(LATENCY_MS, LOAD_SECONDS, NO_QUOTA);
+  const { alone, beside, floodPerSecond, cpuMicroseconds } = await measurePageFloods(LATENCY_MS, NO_QUOTA);
   const figures = (hits: Round) => `${hits.perSecond} req/s, p50 ${hits.p50} / p99 ${hits.p99} ms`;
   const cpuRatio = cpuMicroseconds.status / cpuMicroseconds.health;
   report.goal(

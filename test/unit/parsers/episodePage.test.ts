@@ -89,6 +89,42 @@ describe('parseEpisodePage on hand-written pages', () => {
     ]);
   });
 
+  // Without "All Episodes", the series is the meta line's last link, else the list header's `.det h3 a`; its title from the breadcrumb or that link.
+  it.each([
+    [
+      "the meta line's last link, titled by itself where the breadcrumb does not link there",
+      (html: string) =>
+        html.replace(
+          'series <a href="https://anichin.cafe/seri/renegade-immortal/">Renegade Immortal</a>',
+          'series <a href="/seri/other-name/">Other  Name</a>',
+        ),
+      { title: 'Other Name', slug: 'other-name', url: 'https://anichin.cafe/seri/other-name/' },
+    ],
+    [
+      "the list header's .det h3 link, not an h3 link outside .det, titled by the breadcrumb",
+      (html: string) =>
+        html
+          .replace(/<span class="year">.*\n/, '<span class="year">Released on <span class="updated">September 25, 2023</span></span>\n')
+          .replace('<div class="headlist">', '<div class="headlist"><h3><a href="https://anichin.cafe/seri/decoy/">Decoy</a></h3>')
+          .replace(
+            '<div class="det"><h3><a href="https://anichin.cafe/seri/renegade-immortal/">Renegade Immortal</a>',
+            '<div class="det"><h3><b><a href="https://anichin.cafe/seri/renegade-immortal/">Xian Ni</a></b>',
+          ),
+      { title: 'Renegade Immortal', slug: 'renegade-immortal', url: 'https://anichin.cafe/seri/renegade-immortal/' },
+    ],
+  ])('without "All Episodes", reads the series from %s', (_case, edit, series) => {
+    const fixture = loadFixture('episode', 'first');
+    const allEpisodes =
+      '<div class="nvs nvsc"><a href="https://anichin.cafe/seri/renegade-immortal/"><span class="tex">All Episodes</span></a></div>';
+    expect(fixture.html).toContain(allEpisodes);
+    const html = edit(fixture.html.replace(allEpisodes, '<div class="nvs nvsc"></div>'));
+    expect(html).not.toContain('All Episodes');
+    expect(html).not.toContain('series <a href="https://anichin.cafe/seri/renegade-immortal/">');
+    const data = parseEpisodePage(html, fixture.pageUrl).data;
+    expect(data.navigation.allEpisodes).toBeNull();
+    expect(data.series).toEqual(series);
+  });
+
   it('refuses a 200 page that is not an episode page: a series page', () => {
     const fixture = loadFixture('series', 'ongoing');
     expectFixtureError(

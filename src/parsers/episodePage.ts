@@ -10,7 +10,17 @@ import { streamListItems, type StreamedMatcher } from './streamedItems.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
 import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
-import { allMatches, elementText, firstMatch, firstMatches, hasClass, insideClass, selectionOf, type Matcher } from './walk.js';
+import {
+  allMatches,
+  elementText,
+  firstMatch,
+  firstMatches,
+  hasAncestorWithin,
+  hasClass,
+  insideClass,
+  selectionOf,
+  type Matcher,
+} from './walk.js';
 
 // The page's blocks, found in one walk of the main column rather than one selector query each.
 const EPISODE_BLOCKS = {
@@ -105,20 +115,24 @@ function ownText($: CheerioAPI, badge: Element | undefined): string {
  * list's header; its title from the breadcrumb or those links.
  */
 function parseSeries($: CheerioAPI, blocks: Blocks, allEpisodes: string | null, pageUrl: string): Episode['series'] {
-  const yearLink = selectionOf($, blocks.titleBlock ?? blocks.megavid)
-    .find('.year a')
-    .last();
-  const headLink = selectionOf($, blocks.headlist).find('.det h3 a').first();
-  const url = allEpisodes ?? absoluteUrl(yearLink.attr('href') ?? headLink.attr('href'), pageUrl);
+  // `.year a` (the last) in the title block and `.det h3 a` (the first) in the list's header, as walks
+  // below each block rather than selector queries, which compile their selectors on every call (speed only).
+  const yearBlock = blocks.titleBlock ?? blocks.megavid;
+  const yearLink =
+    yearBlock &&
+    allMatches(yearBlock, (el) => el.name === 'a' && hasAncestorWithin(el, yearBlock, (year) => hasClass(year, 'year'))).at(-1);
+  const headlist = blocks.headlist;
+  const underDet = (h3: Element) =>
+    h3.name === 'h3' && headlist !== undefined && hasAncestorWithin(h3, headlist, (det) => hasClass(det, 'det'));
+  const headLink = headlist && firstMatch(headlist, (el) => el.name === 'a' && hasAncestorWithin(el, headlist, underDet));
+  const url = allEpisodes ?? absoluteUrl(yearLink?.attribs['href'] ?? headLink?.attribs['href'], pageUrl);
   const slug = url === null ? null : slugFromUrl(url);
   if (url === null || slug === null) return null;
-  const crumb = selectionOf($, blocks.breadcrumb)
-    .find('a')
-    .toArray()
-    .find((link) => absoluteUrl(link.attribs['href'], pageUrl) === url);
+  const crumbs = blocks.breadcrumb === undefined ? [] : allMatches(blocks.breadcrumb, (el) => el.name === 'a');
+  const linksHere = (link: Element | undefined) => link !== undefined && absoluteUrl(link.attribs['href'], pageUrl) === url;
   const title =
-    elementText($, crumb) ||
-    [yearLink, headLink].map((link) => (absoluteUrl(link.attr('href'), pageUrl) === url ? cleanText(link.text()) : '')).find(Boolean) ||
+    elementText($, crumbs.find(linksHere)) ||
+    [yearLink, headLink].map((link) => (linksHere(link) ? elementText($, link) : '')).find(Boolean) ||
     elementText($, blocks.partOfSeries);
   return title ? { title, slug, url } : null;
 }

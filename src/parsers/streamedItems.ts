@@ -51,6 +51,34 @@ interface Capture {
 // textarea and xmp alike); every other text, and every attribute value, has its entities decoded.
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'xmp']);
 
+// The list goes to the tokenizer in chunks of about this length, each a one-byte copy where it can be (`oneByteIfLatin1`).
+const CHUNK_LENGTH = 16 * 1024;
+
+/**
+ * Where the chunk from `start` ends: after the last `>` within CHUNK_LENGTH, else after the next
+ * one, else at the end. For correctness: the tokenizer hands a text cut by a chunk's end over in two
+ * pieces, each decoded alone, and no character reference holds a `>`, so none is cut in two.
+ */
+function chunkEndAfter(markup: string, start: number): number {
+  if (markup.length - start <= CHUNK_LENGTH) return markup.length;
+  const within = markup.lastIndexOf('>', start + CHUNK_LENGTH - 1);
+  if (within >= start) return within + 1;
+  const next = markup.indexOf('>', start + CHUNK_LENGTH);
+  return next < 0 ? markup.length : next + 1;
+}
+
+const BEYOND_LATIN1 = /[^\0-\xFF]/;
+
+/**
+ * `text` as a string of one byte a character when it holds no character beyond Latin-1; else as it
+ * is. Speed only: a page with a single such character (a breadcrumb's `›`) is stored two bytes a
+ * character throughout, and htmlparser2's tokenizer reads a one-byte string faster. A chunk's copy
+ * is small enough to be a young-generation object, on memory the engine has touched before.
+ */
+function oneByteIfLatin1(text: string): string {
+  return BEYOND_LATIN1.test(text) ? text : Buffer.from(text, 'latin1').toString('latin1');
+}
+
 /**
  * Reads the `li` items of the first element whose opening tag `opening` finds in `markup` (a long
  * episode list), without building its tree, since the list is most of a detail page: for each item,
@@ -78,6 +106,7 @@ export function streamListItems<Role extends string, Read>(
   const open: OpenElement[] = [];
   let item: { parts: Array<StreamedPart | undefined>; depth: number } | undefined;
   let end = markup.length;
+  let done = false;
   const list = markup.slice(start);
   // Speed only: a list without a single `&` has no entity to decode, so neither attributes nor
   // texts are searched for one (the per-text test below is then skipped too).
@@ -118,13 +147,18 @@ export function streamListItems<Role extends string, Read>(
         open.pop();
         if (open.length === 0) {
           end = start + parser.endIndex + 1;
+          done = true;
           parser.pause();
         }
       },
     },
     { decodeEntities: false },
   );
-  parser.write(list);
+  for (let at = 0; at < list.length && !done;) {
+    const chunkEnd = chunkEndAfter(list, at);
+    parser.write(oneByteIfLatin1(list.slice(at, chunkEnd)));
+    at = chunkEnd;
+  }
   if (open.length > 0) parser.end();
   return { items, rest: markup.slice(0, start) + markup.slice(end) };
 }

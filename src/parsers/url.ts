@@ -3,7 +3,7 @@ import { withoutNonText } from './text.js';
 
 /** Resolves `href` against the page it came from; null for empty, fragment-only, script or non-http links. */
 export function absoluteUrl(href: string | null | undefined, base: string): string | null {
-  return resolveHttpUrl(href, base)?.href ?? null;
+  return (plainPermalink(href) ?? plainRootRelativePermalink(href, base))?.url ?? resolveHttpUrl(href, base)?.href ?? null;
 }
 
 /**
@@ -29,52 +29,68 @@ export function resolveHttpUrl(href: string | null | undefined, base: string): U
  */
 export function linkTarget(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
   const permalink = plainPermalink(href) ?? plainRootRelativePermalink(href, pageUrl);
-  if (permalink !== null) return permalink;
+  if (permalink !== null) return hasSlug(permalink) ? permalink : null;
   const url = resolveHttpUrl(href, pageUrl);
   const slug = url === null ? null : lastPathSegment(url.pathname);
   return url !== null && slug !== null ? { url: url.href, slug } : null;
 }
 
-// The theme's permalinks: an origin, then segments of letters, digits, `-` and `_`
-// (`https://anichin.cafe/seri/soul-land/`). Speed only: such segments have nothing to escape, decode
-// or remove, so URL would print the link exactly as written whenever it prints the origin so
-// (`isCanonicalOrigin` keeps that true, and is what correctness rests on); every other link is
-// parsed. The segments before the slug are matched lazily, also for speed: an episode link has none.
-// A character that is not text matches neither the segments nor a canonical origin, so such a link
-// goes through resolveHttpUrl, which drops it.
-const PLAIN_PERMALINK = /^(https?:\/\/[^/]+)\/(?:[\w-]+\/)*?([\w-]+)\/?$/;
+// A path URL prints as written: segments of letters, digits, `-`, `_` and `.` (none of them `.` or
+// `..`, which URL would resolve), and perhaps a query of the same and `,`, `=`, `&` (a Photon image's
+// `?resize=247,350`); the last segment, the slug, captured (none for the root). Its segments are
+// matched lazily, so that the slug is the last one (an episode link has no other).
+const PLAIN_PATH = String.raw`\/(?:(?:[\w-][\w.-]*\/)*?([\w-][\w.-]*)\/?)?(?:\?[\w.,=&-]*)?`;
 
-function plainPermalink(href: string | null | undefined): { url: string; slug: string } | null {
+// The theme's permalinks and images: an origin, then a plain path (`https://anichin.cafe/seri/soul-land/`).
+// Speed only: URL would print such a link exactly as written whenever it prints the origin so
+// (`isCanonicalOrigin` keeps that true, and is what correctness rests on); every other link is
+// parsed. A character that is not text matches neither the path nor a canonical origin, so such a
+// link goes through resolveHttpUrl, which drops it.
+const PLAIN_PERMALINK = new RegExp(`^(https?:\\/\\/[^/?#]+)${PLAIN_PATH}$`);
+
+/** A plain link: as written, and its slug (undefined for the site's root). */
+interface PlainLink {
+  url: string;
+  slug: string | undefined;
+}
+
+function hasSlug(link: PlainLink): link is { url: string; slug: string } {
+  return link.slug !== undefined;
+}
+
+function plainPermalink(href: string | null | undefined): PlainLink | null {
   const url = href?.trim() ?? '';
   const match = PLAIN_PERMALINK.exec(url);
-  return match !== null && isCanonicalOrigin(match[1]!) ? { url, slug: match[2]! } : null;
+  return match !== null && isCanonicalOrigin(match[1]!) ? { url, slug: match[2] } : null;
 }
 
 // The later snapshot writes the same permalinks root-relative (`/soul-land/`); against a page URL
 // whose origin URL prints as written, the link is that origin plus the path (speed only, as above).
-const PLAIN_ROOT_RELATIVE = /^\/(?:[\w-]+\/)*?([\w-]+)\/?$/;
+const PLAIN_ROOT_RELATIVE = new RegExp(`^${PLAIN_PATH}$`);
 const PAGE_ORIGIN = /^https?:\/\/[^/?#]+/i;
 
-function plainRootRelativePermalink(href: string | null | undefined, pageUrl: string): { url: string; slug: string } | null {
+function plainRootRelativePermalink(href: string | null | undefined, pageUrl: string): PlainLink | null {
   const path = href?.trim() ?? '';
   const match = PLAIN_ROOT_RELATIVE.exec(path);
   const origin = match === null ? null : PAGE_ORIGIN.exec(pageUrl)?.[0];
   return match !== null && origin !== undefined && origin !== null && isCanonicalOrigin(origin)
-    ? { url: `${origin}${path}`, slug: match[1]! }
+    ? { url: `${origin}${path}`, slug: match[1] }
     : null;
 }
 
-// URL's verdict on the last origin asked about, since a page's links share one (speed only).
-let checkedOrigin = '';
-let checkedOriginIsCanonical = false;
+// URL's verdicts on the origins asked about last (speed only): a page's links share one, and its
+// images a few more (Photon's i0–i3.wp.com). Newest first; a plain list, since a lookup by
+// hash would first hash each new copy of the origin's text.
+const CHECKED_ORIGINS: Array<{ origin: string; canonical: boolean }> = [];
+const MAX_CHECKED_ORIGINS = 8;
 
 /** Whether URL prints `origin` (scheme, user info, host, port) exactly as written: a lowercase host, no default port, nothing to escape. */
 function isCanonicalOrigin(origin: string): boolean {
-  if (origin !== checkedOrigin) {
-    checkedOrigin = origin;
-    checkedOriginIsCanonical = URL.canParse(`${origin}/`) && new URL(`${origin}/`).href === `${origin}/`;
-  }
-  return checkedOriginIsCanonical;
+  for (const checked of CHECKED_ORIGINS) if (checked.origin === origin) return checked.canonical;
+  const canonical = URL.canParse(`${origin}/`) && new URL(`${origin}/`).href === `${origin}/`;
+  CHECKED_ORIGINS.unshift({ origin, canonical });
+  if (CHECKED_ORIGINS.length > MAX_CHECKED_ORIGINS) CHECKED_ORIGINS.pop();
+  return canonical;
 }
 
 /** Last non-empty path segment, percent-decoded; null when the path is the site root. */

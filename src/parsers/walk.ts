@@ -55,7 +55,7 @@ function walk(root: ParentNode, visit: (el: Element, classes: readonly string[])
 }
 
 /** Whether `el` has an ancestor below `root` (exclusive) that `match` accepts. */
-export function hasAncestorWithin(el: Element, root: Element, match: (ancestor: Element) => boolean): boolean {
+export function hasAncestorWithin(el: Element, root: AnyNode, match: (ancestor: Element) => boolean): boolean {
   for (let node = el.parent; node !== null && node !== root; node = node.parent) {
     if (isTag(node) && match(node)) return true;
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../helpers/freePort.js';
-import { builtPath } from '../helpers/serviceBuild.js';
+import { builtPath } from '../../scripts/programBuild.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/config/logger.js';
 import { StoredReport } from '../../src/reports/schema.js';
 import { startService, type ServiceProcess } from '../bench/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
-import { builtPath } from '../helpers/serviceBuild.js';
+import { builtPath } from '../../scripts/programBuild.mjs';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
 // Reports as one service across instances: two instances on one real redis-server, each

@@ -1,10 +1,10 @@
-import { load } from 'cheerio/slim';
 import type { Cheerio, CheerioAPI } from 'cheerio/slim';
-import type { AnyNode } from 'domhandler';
+import type { AnyNode, Element } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 import type { VideoServer } from '../../contract/series.js';
-import { within } from '../scope.js';
-import { cleanText } from '../text.js';
+import { allWithin, firstWithin } from '../scope.js';
 import { absoluteUrl } from '../url.js';
+import { elementText, firstMatch, hasAncestorWithin, hasClass } from '../walk.js';
 
 /**
  * The video servers of an episode: each option of `select.mirror` holds its player as base64 of an
@@ -14,14 +14,21 @@ import { absoluteUrl } from '../url.js';
  * names it.
  */
 export function parseVideoServers($: CheerioAPI, scope: Cheerio<AnyNode>, pageUrl: string): VideoServer[] {
+  const root = scope[0];
+  if (root === undefined) return [];
+  // `select.mirror option` and `#pembed iframe, .player-embed iframe, #embed_holder iframe` below the
+  // scope, as walks rather than selector queries, which compile their selectors on every call (speed only).
   const servers: VideoServer[] = [];
-  for (const option of within(scope, 'select.mirror option').toArray()) {
+  const mirror = (ancestor: Element) => ancestor.name === 'select' && hasClass(ancestor, 'mirror');
+  for (const option of allWithin(scope, (el) => el.name === 'option' && hasAncestorWithin(el, root, mirror))) {
     const url = embedUrl(option.attribs['value'] ?? '', pageUrl);
-    const name = cleanText($(option).text());
+    const name = elementText($, option);
     if (url !== null && name) servers.push({ name, url });
   }
-  const shown = within(scope, '#pembed iframe, .player-embed iframe, #embed_holder iframe').first();
-  const defaultUrl = absoluteUrl(shown.attr('src') ?? shown.attr('data-src'), pageUrl);
+  const player = (ancestor: Element) =>
+    ancestor.attribs['id'] === 'pembed' || ancestor.attribs['id'] === 'embed_holder' || hasClass(ancestor, 'player-embed');
+  const shown = firstWithin(scope, (el) => el.name === 'iframe' && hasAncestorWithin(el, root, player));
+  const defaultUrl = absoluteUrl(shown?.attribs['src'] ?? shown?.attribs['data-src'], pageUrl);
   if (defaultUrl !== null && !servers.some((server) => server.url === defaultUrl)) {
     servers.unshift({ name: 'Default', url: defaultUrl });
   }
@@ -36,7 +43,8 @@ function embedUrl(value: string, pageUrl: string): string | null {
   // Base64 never decodes to an iframe tag by chance; a value that is no base64 of one may be a site path.
   const markup = /<iframe\b/i.test(decoded) || /^(?:https?:)?\/\//i.test(decoded) ? decoded : raw;
   // A real HTML parse of the small tag, so that quoting and entities (`&amp;`) come out right.
-  const src = (/<iframe\b/i.test(markup) ? load(markup)('iframe').attr('src') : markup)?.trim() ?? '';
+  const tag = /<iframe\b/i.test(markup);
+  const src = (tag ? firstMatch(parseDocument(markup), (el) => el.name === 'iframe')?.attribs['src'] : markup)?.trim() ?? '';
   // `//host/path` (protocol-relative) takes the page's scheme; `/path` is a page of the site.
   return /^(?:https?:)?\/\/|^\/[^/]/i.test(src) ? absoluteUrl(src, pageUrl) : null;
 }

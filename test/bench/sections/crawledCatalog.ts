@@ -14,6 +14,8 @@ export interface CrawledCatalog {
   service: ServiceProcess;
   /** From the service's start until its first full pass ended. */
   passSeconds: number;
+  /** What ran beside the pass, if anything did: its time is then not the crawler's alone. */
+  beside: string | undefined;
   /** The site's series pages and list pages asked until then, and its other requests. */
   pass: { seriesPages: number; listPages: number; others: number };
 }
@@ -22,7 +24,7 @@ async function untilPassEnds(service: ServiceProcess): Promise<void> {
   while ((await metric(service, 'catalog_last_full_pass_end_seconds')) === 0) await sleep(250);
 }
 
-async function crawl(): Promise<CrawledCatalog> {
+async function crawl(beside: string | undefined): Promise<CrawledCatalog> {
   const simulator = await startSimulator({ catalogSize: CATALOG_SERIES, latencyMs: 0 });
   const service = await startService({ ...NO_QUOTA, ...CRAWL, UPSTREAM_BASE_URLS: simulator.origin });
   const started = performance.now();
@@ -30,7 +32,13 @@ async function crawl(): Promise<CrawledCatalog> {
   const passSeconds = (performance.now() - started) / 1000;
   const seriesPages = simulator.hits.filter((hit) => /^\/seri\/[^/?]+\/$/.test(hit.path)).length;
   const listPages = simulator.hits.filter((hit) => hit.path.startsWith('/seri/?')).length;
-  return { simulator, service, passSeconds, pass: { seriesPages, listPages, others: simulator.hits.length - seriesPages - listPages } };
+  return {
+    simulator,
+    service,
+    passSeconds,
+    beside,
+    pass: { seriesPages, listPages, others: simulator.hits.length - seriesPages - listPages },
+  };
 }
 
 let crawled: Promise<CrawledCatalog> | undefined;
@@ -38,11 +46,20 @@ let crawled: Promise<CrawledCatalog> | undefined;
 /**
  * The crawled catalog, crawled by the first section of the run that asks (CATALOG_SERIES series from
  * the simulator, no interval) and shared with the sections after it: one crawl of 2,000 series
- * serves the crawler's figures and the title search alike.
+ * serves the crawler's figures and the title search alike. `beside` names what runs meanwhile, when
+ * the run starts the crawl ahead of the sections that read it.
  */
-export function crawledCatalog(): Promise<CrawledCatalog> {
-  crawled ??= crawl();
+export function crawledCatalog(beside?: string): Promise<CrawledCatalog> {
+  crawled ??= crawl(beside);
   return crawled;
+}
+
+/** The figure of the first full pass: how long it took, and beside what. */
+export function passFigure({ passSeconds, beside }: CrawledCatalog): { measure: string; value: string } {
+  return {
+    measure: `first full pass of ${CATALOG_SERIES.toLocaleString('en')} series (no interval)${beside === undefined ? '' : `, beside ${beside}`}`,
+    value: `${passSeconds.toFixed(1)} s (${(CATALOG_SERIES / passSeconds).toFixed(0)} series/s)`,
+  };
 }
 
 /** Stops the crawled catalog's service and simulator, if a section started them. */

@@ -12,6 +12,8 @@ const FLOOD_CONNECTIONS = 16;
 const ROUNDS = 3;
 /** A round of hits alone or beside one flood: thousands of hits, so that a round's p99 is not one slow answer's. */
 const ROUND_SECONDS = 1;
+/** Each page's flood before the rounds, so that no round measures its path being compiled: hundreds of answers. */
+const FLOOD_WARM_UP_SECONDS = 0.5;
 
 /**
  * The pages a client may flood without a quota, each with what it answers; /health first, the
@@ -31,58 +33,76 @@ const FLOODS = [
 
 type FloodName = (typeof FLOODS)[number]['name'];
 
-// The flood's client runs on a thread of its own, as another client would run on a machine of its
-// own: on this process's event loop, reading a flood of large answers (/openapi.json)
-// would delay the hits' client, and the hits' latency would count the load generator's wait, not
-// the service's. The thread says when its flood has started, so that the hits start beside it.
-const FLOOD_THREAD = `
+// Both clients, the hits' and the flood's, run on threads of their own, as other clients would run
+// on machines of their own, so that the hits' latency counts the service's wait and nothing of this
+// process's: on its event loop, reading a flood of large answers (/openapi.json) would delay the
+// hits' client, and so would a major GC of whatever the sections before this one left in its heap
+// (the costs section's request/response pairs), which stops that thread for longer than a p99.
+// Each thread's heap is made for this section. A thread says when its load has started, so that
+// the hits start beside the flood.
+const LOAD_THREAD = `
 const { parentPort, workerData } = require('node:worker_threads');
 const autocannon = require(workerData.autocannon);
+const aggregateResult = require(workerData.aggregateResult);
 parentPort.on('message', (options) => {
-  // Off the main thread autocannon gives its raw result, which its own worker mode adds up: the
-  // answers are its totalCompletedRequests.
-  autocannon(options, (error, result) =>
+  // Off the main thread autocannon gives its raw result, which its own worker mode adds up with
+  // aggregateResult, as here: the answers are its totalCompletedRequests.
+  autocannon(options, (error, raw) => {
+    const result = raw && aggregateResult(raw, options);
     parentPort.postMessage({
       error: error?.message,
-      result: result && { answers: result.totalCompletedRequests, duration: result.duration, non2xx: result.non2xx, errors: result.errors },
-    }),
-  );
+      result: result && {
+        answers: raw.totalCompletedRequests,
+        duration: raw.duration,
+        non2xx: raw.non2xx,
+        errors: raw.errors,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+      },
+    });
+  });
   parentPort.postMessage({ started: true });
 });`;
 
-/** A flood's answers in all, its seconds, and the answers that were not 2xx or were errors. */
-interface FloodResult {
+/** A load's answers in all, its seconds, the answers that were not 2xx or were errors, and its latency p50 and p99 (ms). */
+interface LoadResult {
   answers: number;
   duration: number;
   non2xx: number;
   errors: number;
+  p50: number;
+  p99: number;
 }
 
-interface FloodThread {
-  /** Starts a flood; `started` settles once it is sent, `done` with its result. One flood at a time. */
-  flood(options: autocannon.Options): { started: Promise<void>; done: Promise<FloodResult> };
+interface LoadThread {
+  /** Starts a load; `started` settles once it is sent, `done` with its result. One load at a time. */
+  load(options: autocannon.Options): { started: Promise<void>; done: Promise<LoadResult> };
   stop(): Promise<number>;
 }
 
-function floodThread(): FloodThread {
-  const thread = new Worker(FLOOD_THREAD, { eval: true, workerData: { autocannon: createRequire(import.meta.url).resolve('autocannon') } });
-  let current: { started(): void; settle(result: FloodResult | Error): void } | undefined;
-  thread.on('message', (message: { started?: true; error?: string; result?: FloodResult }) => {
+function loadThread(): LoadThread {
+  const require = createRequire(import.meta.url);
+  const thread = new Worker(LOAD_THREAD, {
+    eval: true,
+    workerData: { autocannon: require.resolve('autocannon'), aggregateResult: require.resolve('autocannon/lib/aggregateResult.js') },
+  });
+  let current: { started(): void; settle(result: LoadResult | Error): void } | undefined;
+  thread.on('message', (message: { started?: true; error?: string; result?: LoadResult }) => {
     if (message.started) return current?.started();
-    const flood = current;
+    const load = current;
     current = undefined;
-    flood?.settle(message.result ?? new Error(`a flood failed: ${message.error}`));
+    load?.settle(message.result ?? new Error(`a load failed: ${message.error}`));
   });
   thread.on('error', (error) => current?.settle(error));
   return {
-    flood(options) {
+    load(options) {
       let started = () => {};
       const startedPromise = new Promise<void>((resolve) => (started = resolve));
-      const done = new Promise<FloodResult>((resolve, reject) => {
+      const done = new Promise<LoadResult>((resolve, reject) => {
         current = {
           started,
           settle: (result) => {
-            // A flood that failed before it started must not leave its caller waiting for the start.
+            // A load that failed before it started must not leave its caller waiting for the start.
             started();
             if (result instanceof Error) reject(result);
             else resolve(result);
@@ -138,20 +158,21 @@ async function cpuPerAnswer(pid: number, url: string): Promise<number> {
 async function measurePageFloods(latencyMs: number, env: Record<string, string>): Promise<StatusFloodFigures> {
   const simulator = await startSimulator({ latencyMs });
   const service = await startService({ ...env, UPSTREAM_BASE_URLS: simulator.origin });
-  const floods = floodThread();
+  const [hitThread, floodThread] = [loadThread(), loadThread()];
   try {
     const hitUrl = service.origin + HIT_PATH;
     const statusUrl = `${service.origin}/status`;
+    const hitsFor = (duration: number) => hitThread.load({ url: hitUrl, connections: 50, duration }).done;
     const floodOf = (flood: (typeof FLOODS)[number], duration: number) =>
-      floods.flood({
+      floodThread.load({
         url: service.origin + flood.path,
         headers: { ...('headers' in flood ? flood.headers : {}) },
         connections: FLOOD_CONNECTIONS,
         duration,
       });
     await (await fetch(hitUrl)).arrayBuffer();
-    await autocannon({ url: hitUrl, connections: 50, duration: 2 });
-    for (const flood of FLOODS) await floodOf(flood, 1).done;
+    await hitsFor(2);
+    for (const flood of FLOODS) await floodOf(flood, FLOOD_WARM_UP_SECONDS).done;
     const cpuMicroseconds = {
       status: await cpuPerAnswer(service.pid, statusUrl),
       health: await cpuPerAnswer(service.pid, `${service.origin}/health`),
@@ -163,16 +184,16 @@ async function measurePageFloods(latencyMs: number, env: Record<string, string>)
       { count: number; seconds: number }
     >;
     for (let round = 0; round < ROUNDS; round++) {
-      const quiet = await autocannon({ url: hitUrl, connections: 50, duration: ROUND_SECONDS });
-      alone.push({ perSecond: quiet.requests.total / quiet.duration, p50: quiet.latency.p50, p99: quiet.latency.p99 });
+      const quiet = await hitsFor(ROUND_SECONDS);
+      alone.push({ perSecond: quiet.answers / quiet.duration, p50: quiet.p50, p99: quiet.p99 });
       for (const flood of FLOODS) {
         const { started, done } = floodOf(flood, ROUND_SECONDS);
         await started;
-        const [hits, pages] = await Promise.all([autocannon({ url: hitUrl, connections: 50, duration: ROUND_SECONDS }), done]);
+        const [hits, pages] = await Promise.all([hitsFor(ROUND_SECONDS), done]);
         const expected = flood.status === 200 ? pages.non2xx === 0 : pages.non2xx === pages.answers;
         if (hits.non2xx + hits.errors + pages.errors > 0 || !expected)
           throw new Error(`unexpected answers or errors under the ${flood.name} flood`);
-        beside[flood.name].push({ perSecond: hits.requests.total / hits.duration, p50: hits.latency.p50, p99: hits.latency.p99 });
+        beside[flood.name].push({ perSecond: hits.answers / hits.duration, p50: hits.p50, p99: hits.p99 });
         answers[flood.name].count += pages.answers;
         answers[flood.name].seconds += pages.duration;
       }
@@ -186,7 +207,7 @@ async function measurePageFloods(latencyMs: number, env: Record<string, string>)
       cpuMicroseconds,
     };
   } finally {
-    await Promise.all([service.stop(), simulator.close(), floods.stop()]);
+    await Promise.all([service.stop(), simulator.close(), hitThread.stop(), floodThread.stop()]);
   }
 }
 

@@ -15,6 +15,26 @@ const ROLES = {
   title: (el) => el.classes.includes('epl-title'),
 } satisfies Record<string, StreamedMatcher>;
 
+/** What the tree gives for ROLES in each `.eplister li`: the first element of each role, its attributes and text. */
+function treeItems(html: string) {
+  const $ = load(html);
+  const treeRoles: Record<string, Matcher> = {
+    link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
+    num: (el) => hasClass(el, 'epl-num'),
+    title: (el) => hasClass(el, 'epl-title'),
+  };
+  return $('.eplister li')
+    .toArray()
+    .map((li) =>
+      Object.fromEntries(
+        Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [
+          role,
+          { attribs: (el as Element).attribs, text: $(el as Element).text() },
+        ]),
+      ),
+    );
+}
+
 describe('streamListItems', () => {
   const before = '<div class="lastend"><a href="/ep-1/">First</a></div>';
   const after = '<div class="bixbox"><ul><li><a href="/not-an-episode/">Comment</a></li></ul></div>';
@@ -66,25 +86,33 @@ describe('streamListItems', () => {
     ];
     const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
     const streamed = streamListItems(html, LIST_TAG, ROLES, (item) => item);
-    const $ = load(html);
-    const treeRoles: Record<string, Matcher> = {
-      link: (el) => el.name === 'a' && el.attribs['href'] !== undefined,
-      num: (el) => hasClass(el, 'epl-num'),
-      title: (el) => hasClass(el, 'epl-title'),
-    };
-    const tree = $('.eplister li')
-      .toArray()
-      .map((li) =>
-        Object.fromEntries(
-          Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [
-            role,
-            { attribs: (el as Element).attribs, text: $(el as Element).text() },
-          ]),
-        ),
-      );
+    const tree = treeItems(html);
     expect(streamed?.items).toEqual(tree);
     expect(streamed?.items[0]?.link?.attribs).toEqual({ href: '/ep-3/?a=1&b=2&copy=3', title: 'Tom & Jerry’s' });
     expect(streamed?.items[0]?.title?.text).toBe('Fish & chips ¬it; — <3');
+  });
+
+  // The tokenizer reads a long list in pieces: a reference, a wide character or a text may fall on any piece's end.
+  it('reads a list many times longer than a piece of what the tokenizer reads as the tree does, references and all', () => {
+    const items = Array.from({ length: 1200 }, (_, i) => {
+      const pad = 'x'.repeat(i % 37);
+      const wide = i % 250 === 7 ? ' 斗罗大陆 › ' : ' ';
+      return (
+        `<li><a href="/ep-${i}/?a=1&amp;b=${i}" title="Tom &amp; Jerry&#8217;s ${pad}">` +
+        `<div class="epl-num">${i}</div><div class="epl-title">${pad}Fish &amp chips${wide}&notit; &#x2014; &lt;3 &#8217;${pad}</div></a></li>`
+      );
+    });
+    // One text longer than any piece, with no `>` in it.
+    items.splice(600, 0, `<li><a href="/long/"><div class="epl-title">${'Long &amp; longer '.repeat(2000)}</div></a></li>`);
+    const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
+    const streamed = streamListItems(before + html + after, LIST_TAG, ROLES, (item) => item);
+    const tree = treeItems(html);
+    expect(html.length).toBeGreaterThan(300_000);
+    expect(streamed?.items).toHaveLength(1201);
+    expect(streamed?.items).toEqual(tree);
+    expect(streamed?.items[7]?.title?.text).toBe('xxxxxxxFish & chips 斗罗大陆 › ¬it; — <3 ’xxxxxxx');
+    expect(streamed?.items[1200]?.link?.attribs).toEqual({ href: '/ep-1199/?a=1&b=1199', title: `Tom & Jerry’s ${'x'.repeat(1199 % 37)}` });
+    expect(streamed?.rest).toBe(before + after);
   });
 
   it('is null when the markup has no such element', () => {

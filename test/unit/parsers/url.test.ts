@@ -28,6 +28,53 @@ describe('absoluteUrl', () => {
   });
 });
 
+// Links and images URL would print as written are taken so, unparsed: each must come out as URL prints it.
+describe('absoluteUrl and linkTarget against URL', () => {
+  const origins = [
+    'https://anichin.moe',
+    'http://127.0.0.1:4000',
+    'https://i0.wp.com',
+    'https://AniChin.moe',
+    'https://anichin.moe:443',
+    'http://x.test:80',
+  ];
+  const paths = [
+    '/',
+    '/a',
+    '/a/',
+    '/seri/soul-land/',
+    '/wp-content/uploads/2025/06/Heaven-Devouring-Sovereign.webp',
+    '/anichin.cafe/e.jpg',
+    '/a/./b/',
+    '/a/../b/',
+    '/./',
+    '/../a/',
+    '/a//b/',
+    '/a/b//',
+    '//a/b/',
+    '/.hidden/x',
+    '/a./b..c/-_/',
+    '/é/',
+    '/a b/',
+    '/a%20b/',
+    '/a\\b/',
+    '/a:b/',
+  ];
+  const queries = ['', '?', '?resize=247,350', '?a=1&b=&c', "?q='x'", '?q=a b', '?q=%41', '?q=é', '?q=a?b', '#top', '?q=1#x'];
+  const hrefs = origins.flatMap((origin) => paths.flatMap((path) => queries.map((query) => `${origin}${path}${query}`)));
+  const relative = paths.flatMap((path) => queries.map((query) => `${path}${query}`));
+  const pages = ['https://anichin.moe/x/?page=2', 'HTTPS://AniChin.MOE/x/', 'http://127.0.0.1:4000/seri/y/'];
+
+  it.each(pages)('resolves every link as URL does, on %s', (pageUrl) => {
+    for (const href of [...hrefs, ...relative]) {
+      const url = new URL(href, pageUrl).href;
+      expect([href, absoluteUrl(href, pageUrl)]).toEqual([href, url]);
+      const slug = slugFromUrl(url);
+      expect([href, linkTarget(href, pageUrl)]).toEqual([href, slug === null ? null : { url, slug }]);
+    }
+  });
+});
+
 describe('linkTarget', () => {
   // Plain permalinks skip the URL parse; everything else must come out as URL prints it.
   it.each([

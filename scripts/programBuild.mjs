@@ -3,15 +3,15 @@
 // loads every import through its loader hooks, in the process and again in each parse thread; the
 // build is made once and run by plain Node, as `npm start` runs dist/.
 //
-// Each source becomes one file at its own path (not bundled): a source finds its templates, static
-// files and parse task beside itself by import.meta.url. The folder is named after the sources it is
-// made of, in the temporary folder, so that a changed source makes a new one and every program of a
-// run (and every test worker) shares one.
+// Each program is bundled with what it imports, into one file at its source's path: a start reads one
+// file instead of resolving and loading some 300 modules one by one through Node's ESM loader. The
+// folder is named after the sources it is made of, in the temporary folder, so that a changed source
+// makes a new one and every program of a run (and every test worker) shares one.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, stop, version as esbuildVersion } from 'esbuild';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -20,6 +20,17 @@ const BESIDE_SOURCES = ['node_modules', 'views', 'public', 'package.json'];
 /** The folders whose TypeScript the programs import; their tests and the files that are no program's are left out. */
 const SOURCE_FOLDERS = ['src', 'test'];
 const NOT_SOURCES = [/\.test\.ts$/, /^test\/fixtures\//, /^test\/typed-client\//];
+/** What a process or a thread starts with: the programs built. */
+const PROGRAMS = ['src/main.ts', 'src/reportsMain.ts', 'src/catalog/parseTask.ts', 'test/demo.ts', 'test/helpers/serviceChild.ts'];
+/**
+ * Packages a program loads from node_modules, as they are: those that find files of their own by
+ * __dirname or __filename, which a bundle does not have (piscina's and pino's worker files, Playwright's
+ * driver, write-file-atomic's temporary names), and a native addon.
+ */
+const NOT_BUNDLED = ['better-sqlite3', 'piscina', 'pino', 'playwright-core', 'write-file-atomic'];
+// The packages written for CommonJS call require(), which an ES module bundle has only if it makes one.
+const BUNDLE_REQUIRE =
+  "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);";
 
 const sourceFiles = () =>
   SOURCE_FOLDERS.flatMap((folder) =>
@@ -30,10 +41,31 @@ const sourceFiles = () =>
 
 /** @param {readonly string[]} files */
 function buildDir(files) {
-  const hash = createHash('sha256').update(`${REPO_ROOT}\0${esbuildVersion}`);
+  // This file too: how the programs are built is part of what they are.
+  const hash = createHash('sha256')
+    .update(`${REPO_ROOT}\0${esbuildVersion}\0`)
+    .update(readFileSync(fileURLToPath(import.meta.url)));
   for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(REPO_ROOT, file)));
   return join(tmpdir(), `catalog-programs-${hash.digest('hex').slice(0, 16)}`);
 }
+
+/**
+ * Gives each source in a bundle its own import.meta.url: the URL its file would have in `dir`, from
+ * which it finds what it reads by path (templates, static files, package.json, the parse task).
+ * @param {string} dir
+ * @returns {import('esbuild').Plugin}
+ */
+const ownUrls = (dir) => ({
+  name: 'own-urls',
+  setup(bundle) {
+    bundle.onLoad({ filter: /\.ts$/ }, (args) => {
+      const contents = readFileSync(args.path, 'utf8');
+      if (!contents.includes('import.meta.url')) return undefined;
+      const own = pathToFileURL(join(dir, relative(REPO_ROOT, args.path).replace(/\.ts$/, '.js'))).href;
+      return { contents: contents.replaceAll('import.meta.url', JSON.stringify(own)), loader: 'ts' };
+    });
+  },
+});
 
 async function makeBuild() {
   const files = sourceFiles();
@@ -45,9 +77,13 @@ async function makeBuild() {
   for (const name of BESIDE_SOURCES) symlinkSync(join(REPO_ROOT, name), join(making, name));
   try {
     await build({
-      entryPoints: files.map((file) => join(REPO_ROOT, file)),
+      entryPoints: PROGRAMS.map((program) => join(REPO_ROOT, program)),
       outbase: REPO_ROOT,
       outdir: making,
+      bundle: true,
+      external: NOT_BUNDLED,
+      banner: { js: BUNDLE_REQUIRE },
+      plugins: [ownUrls(dir)],
       format: 'esm',
       platform: 'node',
       target: 'node20',
@@ -71,7 +107,7 @@ async function makeBuild() {
 let made;
 
 /**
- * The built JavaScript of a source file, given by its path under the repository (e.g. 'src/main.ts').
+ * The built JavaScript of a program (PROGRAMS), given by its source's path under the repository (e.g. 'src/main.ts').
  * @param {string} source
  * @returns {Promise<string>}
  */

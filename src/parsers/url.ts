@@ -35,7 +35,7 @@ export function linkTarget(href: string | null | undefined, pageUrl: string): { 
   return url !== null && slug !== null ? { url: url.href, slug } : null;
 }
 
-// A path URL prints as written: segments of letters, digits, `-`, `_` and `.` (none of them `.` or
+// A path that URL prints as written: segments of letters, digits, `-`, `_` and `.` (none of them `.` or
 // `..`, which URL would resolve), and perhaps a query of the same and `,`, `=`, `&` (a Photon image's
 // `?resize=247,350`); the last segment, the slug, captured (none for the root). Its segments are
 // matched lazily, so that the slug is the last one (an episode link has no other).

@@ -8,7 +8,7 @@
 // folder is named after the sources it is made of, in the temporary folder, so that a changed source
 // makes a new one and every program of a run (and every test worker) shares one.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -39,14 +39,32 @@ const sourceFiles = () =>
       .filter((file) => file.endsWith('.ts') && !NOT_SOURCES.some((pattern) => pattern.test(file))),
   ).sort();
 
+/** The start of the name of every build of this checkout's programs. */
+const BUILD_PREFIX = `catalog-programs-${createHash('sha256').update(REPO_ROOT).digest('hex').slice(0, 8)}-`;
+/**
+ * Builds of this checkout kept in the temporary folder: each edit of a source makes one (some 16 MB),
+ * and a demo started before the edit may still load files from its own (a parse thread it replaces).
+ */
+const BUILDS_KEPT = 3;
+
 /** @param {readonly string[]} files */
 function buildDir(files) {
   // This file too: how the programs are built is part of what they are.
   const hash = createHash('sha256')
-    .update(`${REPO_ROOT}\0${esbuildVersion}\0`)
+    .update(`${esbuildVersion}\0`)
     .update(readFileSync(fileURLToPath(import.meta.url)));
   for (const file of files) hash.update(`\0${file}\0`).update(readFileSync(join(REPO_ROOT, file)));
-  return join(tmpdir(), `catalog-programs-${hash.digest('hex').slice(0, 16)}`);
+  return join(tmpdir(), `${BUILD_PREFIX}${hash.digest('hex').slice(0, 16)}`);
+}
+
+/** Removes this checkout's builds but the BUILDS_KEPT newest (half-made ones, named with a dot, are left alone). */
+function removeOldBuilds() {
+  const builds = readdirSync(tmpdir())
+    .filter((name) => name.startsWith(BUILD_PREFIX) && !name.includes('.'))
+    // Another process may remove one meanwhile: it has no time, and is passed over.
+    .map((name) => ({ path: join(tmpdir(), name), madeAt: statSync(join(tmpdir(), name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.madeAt - a.madeAt);
+  for (const { path } of builds.slice(BUILDS_KEPT)) rmSync(path, { recursive: true, force: true });
 }
 
 /**
@@ -100,6 +118,7 @@ async function makeBuild() {
     if (!existsSync(dir)) throw error;
     rmSync(making, { recursive: true, force: true });
   }
+  removeOldBuilds();
   return dir;
 }
 

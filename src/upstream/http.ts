@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import axios, { type AxiosResponse } from 'axios';
 import { MAX_PAGE_BYTES, PAGE_TOO_LARGE, type UpstreamAnswer, type UpstreamFailure } from './classify.js';
+import { decodeBody, DecodedBodyTooLargeError } from './bodyDecoding.js';
 
 /** The one axios instance: plain GETs that never throw for a status and never follow redirects. */
 export interface HttpTransport {
@@ -16,9 +17,11 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
   const instance = axios.create({
     httpAgent: new http.Agent({ keepAlive: true, maxSockets }),
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets }),
-    decompress: true,
+    // The body is decoded whole, once it has arrived (bodyDecoding.ts): axios's decoding streams
+    // cost the main thread several times the inflate itself.
+    decompress: false,
     maxRedirects: 0,
-    // Counted on the decompressed body as it arrives: reading stops at the bound.
+    // Counted on the bytes as they arrive (reading stops at the bound), and again on the decoded ones.
     maxContentLength: MAX_PAGE_BYTES,
     // Bytes: the page is decoded on its parse thread (pageText in siteLinks.ts), not on the main thread.
     responseType: 'arraybuffer',
@@ -30,15 +33,15 @@ export function createHttpTransport(options: { maxConnectionsPerHost: number }):
     async get(url, headers, signal) {
       try {
         const response: AxiosResponse<unknown> = await instance.get(url, { headers, signal });
-        return {
-          url,
-          status: response.status,
-          headers: flatHeaders(response),
-          body: Buffer.isBuffer(response.data) ? response.data : Buffer.alloc(0),
-        };
+        const arrived = Buffer.isBuffer(response.data) ? response.data : Buffer.alloc(0);
+        const decoded = await decodeBody(arrived, flatHeaders(response), MAX_PAGE_BYTES);
+        return { url, status: response.status, ...decoded };
       } catch (error) {
+        if (error instanceof DecodedBodyTooLargeError) return { url, failure: PAGE_TOO_LARGE };
         if (axios.isAxiosError(error) && error.message.startsWith('maxContentLength')) return { url, failure: PAGE_TOO_LARGE };
-        return { url, failure: axios.isAxiosError(error) ? (error.code ?? error.message) : String(error) };
+        if (axios.isAxiosError(error)) return { url, failure: error.code ?? error.message };
+        // zlib's code for a body that is not what its encoding says (Z_DATA_ERROR…).
+        return { url, failure: (error as NodeJS.ErrnoException).code ?? String(error) };
       }
     },
   };

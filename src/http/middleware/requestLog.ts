@@ -24,8 +24,8 @@ export interface RequestLogLine extends RequestLogFields {
 export type RequestFinishedHook = (line: RequestLogLine) => void;
 
 /**
- * Writes the request's one log line: route, status, duration since `startedMs` (performance.now()),
- * cache and upstream outcome; then tells `onFinished`.
+ * Writes the request's one log line at the end of this turn of the event loop: route, status,
+ * duration since `startedMs` (performance.now()), cache and upstream outcome; tells `onFinished` now.
  */
 export function logRequest(
   logger: Logger,
@@ -48,8 +48,30 @@ export function logRequest(
     status: res.statusCode,
     durationMs: Math.round((performance.now() - startedMs) * 10) / 10,
   };
-  logger.info(line, 'request');
+  writeAtEndOfTurn(logger, line);
   onFinished?.(line);
+}
+
+// The lines of the requests answered in this turn of the event loop, written one after another at its
+// end (setImmediate): in a row, the logger's code and data stay in the CPU's caches, where a line
+// written between two answers finds them evicted by the answer's own work. A client reading its
+// answer does so in a later turn, after its line is written; an exit in this turn writes them first.
+const waitingLines: Array<{ logger: Logger; line: RequestLogLine }> = [];
+
+function writeWaitingLines(): void {
+  for (const { logger, line } of waitingLines) logger.info(line, 'request');
+  waitingLines.length = 0;
+}
+
+let exitHooked = false;
+
+function writeAtEndOfTurn(logger: Logger, line: RequestLogLine): void {
+  if (waitingLines.push({ logger, line }) === 1) setImmediate(writeWaitingLines);
+  if (!exitHooked) {
+    exitHooked = true;
+    // Before the logger's own exit hook (logBatch.ts), which hands over what it holds.
+    process.prependOnceListener('exit', writeWaitingLines);
+  }
 }
 
 /** Writes the request's one log line when its response is finished. */

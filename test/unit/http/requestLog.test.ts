@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { logRequest, type RequestLogFields, type RequestLogLine } from '../../../src/http/middleware/requestLog.js';
+
+const request = (url: string) => ({ method: 'GET', url }) as IncomingMessage;
+const response = (statusCode: number) => ({ statusCode }) as ServerResponse;
+
+describe('logRequest', () => {
+  it('writes the lines of one turn of the event loop at its end, in order, and tells the hook at once', async () => {
+    const written: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info', base: null, timestamp: false }, { write: (line: string) => written.push(JSON.parse(line)) });
+    const told: RequestLogLine[] = [];
+    const started = performance.now();
+    const log = (url: string, status: number, fields: RequestLogFields) =>
+      logRequest(logger, request(url), response(status), fields, started, (line) => told.push(line));
+    log('/catalog/genres', 200, { requestId: 'first-0001', route: '/catalog/genres', cache: 'HIT' });
+    log('/catalog/nope', 404, { requestId: 'second-002', route: 'unmatched', errorCode: 'NOT_FOUND' });
+    expect(told.map((line) => [line.requestId, line.status])).toEqual([
+      ['first-0001', 200],
+      ['second-002', 404],
+    ]);
+    expect(written).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.map(({ durationMs: _durationMs, ...fields }) => fields)).toEqual([
+      {
+        level: 30,
+        requestId: 'first-0001',
+        route: '/catalog/genres',
+        cache: 'HIT',
+        method: 'GET',
+        url: '/catalog/genres',
+        status: 200,
+        msg: 'request',
+      },
+      {
+        level: 30,
+        requestId: 'second-002',
+        route: 'unmatched',
+        errorCode: 'NOT_FOUND',
+        method: 'GET',
+        url: '/catalog/nope',
+        status: 404,
+        msg: 'request',
+      },
+    ]);
+    expect(written.map((line) => typeof line.durationMs)).toEqual(['number', 'number']);
+  });
+});

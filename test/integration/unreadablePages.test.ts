@@ -135,7 +135,10 @@ describe('a page no parser can read in bounded time', () => {
 
   it('a healthy page parses as before right after one was stopped at the deadline', async () => {
     stack.simulator.setFaults([{ kind: 'pathological', shape: 'deep-nesting', pathPrefix: SERIES_PATH }]);
-    expectUpstreamError(await get(SERIES_URL), UNPARSABLE);
+    const bad = await parseUnderWay(SERIES_URL);
+    await vi.advanceTimersByTimeAsync(PARSE_DEADLINE_MS);
+    expectUpstreamError(await bad.answer, UNPARSABLE);
+    vi.useRealTimers();
     const episode = await get('/catalog/episode/heaven-devouring-sovereign-episode-600-subtitle-indonesia');
     expect(episode.body).toMatchObject({ status: 'success' });
     expect(episode.status).toBe(200);

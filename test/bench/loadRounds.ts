@@ -1,5 +1,5 @@
 import autocannon from 'autocannon';
-import { cpuMs, startBareServer } from './processes.js';
+import { cpuMs, sentAnswer, startBareServer } from './processes.js';
 import { median } from './report.js';
 
 // Load rounds of one server (50 connections each), added up: sections alternate rounds of the
@@ -61,7 +61,7 @@ export const tallyFigures = (tally: LoadTally): LoadFigures => ({
   cpuMicroseconds: (tally.cpuMs * 1000) / tally.requests,
 });
 
-/** What `againstBare` measured: the bytes both servers sent, and each one's tally. */
+/** What `againstBare` measured: the body both servers sent, and each one's tally. */
 export interface AgainstBare {
   body: Buffer;
   ours: LoadTally;
@@ -69,8 +69,8 @@ export interface AgainstBare {
 }
 
 /**
- * `target` against a bare node:http server sending the same bytes (what `target.url` answers a GET
- * with `headers`): both warmed up for `warmUpSeconds`, so that no round measures code still being
+ * `target` against a bare node:http server sending the same head and body (what `target.url` answered
+ * a GET with `headers` first, startBareServer): both warmed up for `warmUpSeconds`, so that no round measures code still being
  * compiled, then `rounds` alternating rounds, `seconds` in all for each. The bare server is stopped after.
  */
 export async function againstBare(
@@ -79,15 +79,15 @@ export async function againstBare(
   rounds: number,
   { warmUpSeconds, headers }: { warmUpSeconds: number; headers?: Record<string, string> },
 ): Promise<AgainstBare> {
-  const body = Buffer.from(await (await fetch(target.url, { headers })).arrayBuffer());
-  const bare = await startBareServer(body);
+  const answer = await sentAnswer(target.url, headers);
+  const bare = await startBareServer(answer);
   try {
     for (const url of [target.url, bare.origin]) await autocannon({ url, connections: 50, duration: warmUpSeconds });
     const [ours, baseline] = (await alternatingRounds([target, { url: bare.origin, pid: bare.pid }], seconds, rounds)) as [
       LoadTally,
       LoadTally,
     ];
-    return { body, ours, bare: baseline };
+    return { body: answer.body, ours, bare: baseline };
   } finally {
     await bare.stop();
   }

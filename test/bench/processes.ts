@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { get, type IncomingMessage } from 'node:http';
 import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,24 +95,88 @@ export const metricsOf = async (service: ServiceProcess): Promise<string> => (aw
 /** A figure of the service's /metrics; NaN when it has none. */
 export const metric = async (service: ServiceProcess, name: string): Promise<number> => figureIn(await metricsOf(service), name);
 
-/** A bare node:http server sending one pre-serialized body: the ceiling to compare the cache hit with. */
-export async function startBareServer(body: Buffer): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
-  // The body goes through a file: an environment variable cannot hold a multi-megabyte one (E2BIG).
-  const bodyFile = join(mkdtempSync(join(tmpdir(), 'catalog-bare-')), 'body');
-  writeFileSync(bodyFile, body);
+/** An answer as a server sent it: its status line, its header lines as received (names and values in turn, in order) and its body. */
+export interface SentAnswer {
+  status: number;
+  statusMessage: string;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/** What `url` answers a GET with `headers`, read as it came over the wire. */
+export async function sentAnswer(url: string, headers: Record<string, string> = {}): Promise<SentAnswer> {
+  const res = await new Promise<IncomingMessage>((resolve, reject) => get(url, { headers }, resolve).on('error', reject));
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return { status: res.statusCode!, statusMessage: res.statusMessage!, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) };
+}
+
+// Node writes these itself, after the headers a response sets and in this order; the bare server's
+// Node writes them too, with the same keep-alive timeout, so that they stay where they were received.
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive']);
+
+/** The header lines of `answer` that Node did not write itself, names and values in turn. */
+const setHeaders = (answer: SentAnswer): string[] =>
+  answer.rawHeaders.flatMap((value, index, raw) =>
+    index % 2 === 0 && !WRITTEN_BY_NODE.has(value.toLowerCase()) ? [value, raw[index + 1]!] : [],
+  );
+
+/** The Keep-Alive timeout (ms) `answer` announced; Node's own default when it announced none. */
+function keepAliveMsOf(answer: SentAnswer): number {
+  const at = answer.rawHeaders.findIndex((name, index) => index % 2 === 0 && name.toLowerCase() === 'keep-alive');
+  const seconds = /timeout=(\d+)/.exec(answer.rawHeaders[at + 1] ?? '')?.[1];
+  return seconds === undefined ? 5_000 : Number(seconds) * 1000;
+}
+
+/**
+ * A bare node:http server sending `answer` as it was received, the ceiling to compare the service
+ * with: the same status line, the same header lines in the same order (Date aside, which Node
+ * writes with the time it sends) and the same body, prepared once and written as they are.
+ */
+export async function startBareServer(answer: SentAnswer): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
+  // The answer goes through files: an environment variable cannot hold a multi-megabyte body (E2BIG).
+  const dir = mkdtempSync(join(tmpdir(), 'catalog-bare-'));
+  writeFileSync(join(dir, 'body'), answer.body);
+  writeFileSync(
+    join(dir, 'head.json'),
+    JSON.stringify({ status: answer.status, statusMessage: answer.statusMessage, headers: setHeaders(answer) }),
+  );
   const script = `
-    const body = require('node:fs').readFileSync(process.env.BODY_FILE);
-    require('node:http').createServer((req, res) => {
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
+    const { readFileSync } = require('node:fs');
+    const body = readFileSync(process.env.BARE_DIR + '/body');
+    const { status, statusMessage, headers } = JSON.parse(readFileSync(process.env.BARE_DIR + '/head.json', 'utf8'));
+    const server = require('node:http').createServer((req, res) => {
+      res.writeHead(status, statusMessage, headers);
       res.end(body);
-    }).listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
+    });
+    server.keepAliveTimeout = Number(process.env.KEEP_ALIVE_MS);
+    server.listen(Number(process.env.PORT), '127.0.0.1', () => console.log('ready'));`;
   const port = await freePort();
   const child = spawn(process.execPath, ['-e', script], {
-    env: { ...process.env, BODY_FILE: bodyFile, PORT: String(port) },
+    env: { ...process.env, BARE_DIR: dir, KEEP_ALIVE_MS: String(keepAliveMsOf(answer)), PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve) => child.stdout.once('data', resolve));
-  return { origin: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child) };
+  const origin = `http://127.0.0.1:${port}`;
+  const sent = await sentAnswer(origin);
+  const [expected, got] = [headLines(answer).join('\n'), headLines(sent).join('\n')];
+  if (got !== expected || !sent.body.equals(answer.body)) {
+    await stopChild(child);
+    throw new Error(
+      `the bare server does not send the answer it copies:\n${expected}\n(${answer.body.length} bytes)\nbut\n${got}\n(${sent.body.length} bytes)`,
+    );
+  }
+  return { origin, pid: child.pid!, stop: () => stopChild(child) };
+}
+
+/** The head of `answer` as lines, the value of its Date masked: what two servers sending the same head have in common. */
+function headLines(answer: SentAnswer): string[] {
+  const lines = [`${answer.status} ${answer.statusMessage}`];
+  for (let index = 0; index < answer.rawHeaders.length; index += 2) {
+    const name = answer.rawHeaders[index]!;
+    lines.push(`${name}: ${name.toLowerCase() === 'date' ? '…' : answer.rawHeaders[index + 1]}`);
+  }
+  return lines;
 }
 
 /** The upstream simulator in a child process: `hold()` freezes it (SIGSTOP), so that whatever waits on its pages waits, using no CPU, until `release()`. */

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDependencyTree } from 'dpdm';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,13 @@ describe('the README', () => {
     expect([...named].filter((name) => PACKAGE_SCRIPTS[name] === undefined)).toEqual([]);
     // The quick start, the reports CLI and the test scripts are among them: the search found the commands.
     expect([...named]).toEqual(expect.arrayContaining(['start', 'test', 'demo', 'reports', 'test:unit', 'bench']));
+  });
+
+  it('names only programs of dist/ that the build makes from src/, as the image runs them', () => {
+    const named = [...new Set([...README.matchAll(/\bdist\/([\w/]+)\.js\b/g)].map((match) => match[1]!))];
+    // In the Docker image, reports are read with dist/reportsMain.js.
+    expect(named).toEqual(['reportsMain']);
+    expect(named.filter((name) => !existsSync(join(root, 'src', `${name}.ts`)))).toEqual([]);
   });
 
   it('names npm scripts in its commands only as npm runs them', () => {

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import { startSimulator } from '../../simulator/server.js';
 import { emptyTally, loadRound, tallyFigures, type LoadFigures } from '../loadRounds.js';
-import { startBareServer, startService } from '../processes.js';
+import { sentAnswer, startBareServer, startService } from '../processes.js';
 import type { BenchReport } from '../report.js';
 import { LATENCY_MS, NO_QUOTA, WARM_UP_SECONDS } from './settings.js';
 
@@ -28,8 +28,8 @@ async function measureFeedHits(latencyMs: number, seconds: number, env: Record<s
   const service = await startService({ ...env, UPSTREAM_BASE_URLS: simulator.origin });
   const feedUrl = service.origin + FEED_PATH;
   const catalogUrl = service.origin + CATALOG_PATH;
-  const body = Buffer.from(await (await fetch(feedUrl)).arrayBuffer());
-  const bare = await startBareServer(body);
+  const answer = await sentAnswer(feedUrl);
+  const bare = await startBareServer(answer);
   try {
     for (const url of [feedUrl, catalogUrl, bare.origin]) await autocannon({ url, connections: 50, duration: WARM_UP_SECONDS });
     const feed = emptyTally();
@@ -45,7 +45,7 @@ async function measureFeedHits(latencyMs: number, seconds: number, env: Record<s
       feed: tallyFigures(feed),
       bare: tallyFigures(baseline),
       catalog: tallyFigures(catalog),
-      feedKb: Math.round(body.length / 102.4) / 10,
+      feedKb: Math.round(answer.body.length / 102.4) / 10,
     };
   } finally {
     await Promise.all([service.stop(), bare.stop(), simulator.close()]);

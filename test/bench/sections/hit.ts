@@ -7,10 +7,10 @@ import { HIT_PATH, LATENCY_MS, LOAD_SECONDS, NO_QUOTA } from './settings.js';
 /** An odd count, for one median round. */
 const HIT_ROUNDS = Number(process.env.BENCH_HIT_ROUNDS ?? 5);
 
-/** Cache hits against a bare node:http server sending the same bytes: throughput ratio and p99 difference. */
+/** Cache hits against a bare node:http server sending the same head and body: throughput ratio and p99 difference. */
 export async function hitSection(report: BenchReport): Promise<void> {
   report.section(
-    `cache hits against a bare node:http server sending the same bytes (${HIT_ROUNDS} alternating rounds each, 50 connections)`,
+    `cache hits against a bare node:http server sending the same head and body (${HIT_ROUNDS} alternating rounds each, 50 connections)`,
   );
   const simulator = await startSimulator({ latencyMs: LATENCY_MS });
   const service = await startService({ ...NO_QUOTA, UPSTREAM_BASE_URLS: simulator.origin });
@@ -25,7 +25,7 @@ export async function hitSection(report: BenchReport): Promise<void> {
   const ratio = median(ratios);
   const kb = (body.length / 1024).toFixed(1);
   report.goal(
-    `hit req/s against bare, ${kb} KB body, median round`,
+    `hit req/s against bare sending the same head and body, ${kb} KB body, median round`,
     `${ratio.toFixed(2)} (${Math.round(ours.perSecond)} vs ${Math.round(baseline.perSecond)} over all rounds; ${roundsText(ratios, 2)})`,
     'ratio ≥ 0.75',
     ratio >= 0.75,

@@ -1,5 +1,5 @@
 import { startSimulator } from '../../simulator/server.js';
-import { startBareServer, startService } from '../processes.js';
+import { sentAnswer, startBareServer, startService } from '../processes.js';
 import { percentile, timedGet, type BenchReport } from '../report.js';
 import { NO_QUOTA } from './settings.js';
 
@@ -26,7 +26,7 @@ export async function staleWhileRevalidateSection(report: BenchReport): Promise<
     UPSTREAM_TIMEOUT_S: '10',
   });
   const url = `${service.origin}/catalog/ongoing-series`;
-  const bare = await startBareServer(Buffer.from(await (await fetch(url)).arrayBuffer()));
+  const bare = await startBareServer(await sentAnswer(url));
   const ours: Array<Promise<number>> = [];
   const baseline: Array<Promise<number>> = [];
   for (let i = 0; i < REQUESTS; i++) {

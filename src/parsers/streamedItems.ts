@@ -92,20 +92,27 @@ function chunkEndAfter(markup: string, start: number): number {
 const BEYOND_LATIN1 = /[^\0-\xFF]/;
 
 // Where chunks are copied to one byte a character: one per thread, reused by every chunk and list,
-// so that a copy allocates only its string. A chunk longer than it (a text of over 16 KB without a
-// `>`) gets a buffer of its own.
+// so that a copy allocates only its string. A chunk as long as it or longer (a text of over 32 KB
+// without a `>`) gets a buffer of its own.
 const latin1Scratch = Buffer.allocUnsafe(CHUNK_LENGTH * 2);
 
 /**
  * `text` as a string of one byte a character when it holds no character beyond Latin-1; else as it
  * is. Speed only: a page with a single such character (a breadcrumb's `›`) is stored two bytes a
  * character throughout, and htmlparser2's tokenizer reads a one-byte string faster. A chunk's copy
- * is small enough to be a young-generation object, on memory the engine has touched before.
+ * is small enough to be a young-generation object, on memory the engine has touched before. A chunk
+ * of ASCII alone, which a list almost always is, is told and copied in one pass: its UTF-8 is one
+ * byte a character (the scratch buffer is longer than the chunk, so that a wider character always
+ * makes the UTF-8 longer than the chunk rather than be cut off).
  */
 function oneByteIfLatin1(text: string): string {
+  const fits = text.length < latin1Scratch.length;
+  if (fits) {
+    const written = latin1Scratch.write(text, 'utf8');
+    if (written === text.length) return latin1Scratch.toString('latin1', 0, written);
+  }
   if (BEYOND_LATIN1.test(text)) return text;
-  if (text.length > latin1Scratch.length) return Buffer.from(text, 'latin1').toString('latin1');
-  return latin1Scratch.toString('latin1', 0, latin1Scratch.write(text, 'latin1'));
+  return fits ? latin1Scratch.toString('latin1', 0, latin1Scratch.write(text, 'latin1')) : Buffer.from(text, 'latin1').toString('latin1');
 }
 
 /**

@@ -11,11 +11,11 @@ import type { CrawlLockTiming } from '../../src/crawler/crawlLock.js';
 // the crawling one dies (a child process killed with SIGKILL) another takes over and goes on.
 
 /**
- * The production lock (30 s, tried every 10 s) shortened, so that a takeover comes within 5 s of the
+ * The production lock (30 s, tried every 10 s) shortened, so that a takeover comes within 6 s of the
  * kill. The holder renews it before every step: it must outlast the longest step on a loaded machine,
  * or a live holder loses it and two instances crawl.
  */
-const LOCK_TIMING: CrawlLockTiming = { ttlMs: 4_000, retryMs: 250 };
+const LOCK_TIMING: CrawlLockTiming = { ttlMs: 5_000, retryMs: 1_000 };
 /** How often the instance that joins last reads the shared catalog. */
 const CATALOG_SYNC_EVERY_MS = 100;
 

@@ -1,2 +1,4 @@
 /** The built JavaScript of a program (one a process or a thread starts with), given by its source's path under the repository (e.g. 'src/main.ts'). */
 export function builtPath(source: string): Promise<string>;
+/** Where a program's build will be, at once, while this process makes the build in the background. */
+export function buildingPath(source: string): string;

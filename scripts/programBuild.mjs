@@ -85,9 +85,8 @@ const ownUrls = (dir) => ({
   },
 });
 
-async function makeBuild() {
-  const files = sourceFiles();
-  const dir = buildDir(files);
+/** @param {string} dir */
+async function makeBuild(dir) {
   if (existsSync(dir)) return dir;
   // Made beside and renamed into place: a folder that exists is whole, whichever process made it.
   const making = `${dir}.${randomUUID()}`;
@@ -122,8 +121,20 @@ async function makeBuild() {
   return dir;
 }
 
-/** @type {Promise<string> | undefined} */
-let made;
+/** @type {{ dir: string; made: Promise<string> } | undefined} */
+let programs;
+
+/** This process's build of the programs: its folder, named at once, and the build made there once. */
+function programsBuild() {
+  if (programs === undefined) {
+    const dir = buildDir(sourceFiles());
+    programs = { dir, made: makeBuild(dir) };
+  }
+  return programs;
+}
+
+/** @param {string} dir @param {string} source */
+const programIn = (dir, source) => join(dir, source.replace(/\.ts$/, '.js'));
 
 /**
  * The built JavaScript of a program (PROGRAMS), given by its source's path under the repository (e.g. 'src/main.ts').
@@ -131,9 +142,21 @@ let made;
  * @returns {Promise<string>}
  */
 export async function builtPath(source) {
-  made ??= makeBuild();
-  const dir = await made;
-  const built = join(dir, source.replace(/\.ts$/, '.js'));
+  const dir = await programsBuild().made;
+  const built = programIn(dir, source);
   if (!existsSync(built)) throw new Error(`${source} is not built in ${dir}`);
   return built;
+}
+
+/**
+ * Where a program's build will be, at once, while the build is made in the background: for the suite's
+ * setup, which names it to the test workers, each of which waits for the file before it loads it.
+ * @param {string} source
+ * @returns {string}
+ */
+export function buildingPath(source) {
+  const { dir, made } = programsBuild();
+  // A failed build is told by builtPath to whoever awaits it; here nobody does.
+  made.catch(() => undefined);
+  return programIn(dir, source);
 }

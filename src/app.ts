@@ -56,7 +56,7 @@ export interface AppDeps {
   scheduleProbe?: ProbeSchedule;
   /** The crawl lock's life and retry with REDIS_URL; tests shorten them to see a takeover soon. */
   crawlLockTiming?: CrawlLockTiming;
-  /** How often the crawler looks for updates and reads every series again; tests shorten them. */
+  /** How often the crawler looks for updates and reads every series again, and how long it first backs off; tests shorten them. */
   crawlPasses?: Partial<CrawlPasses>;
   /** How often the local catalog looks for what another instance's crawler wrote (REDIS_URL); tests shorten it. */
   catalogSyncEveryMs?: number;

@@ -21,7 +21,8 @@ const OWN_PROCESS = ['test/unit/crawler/loopYield.test.ts', 'test/unit/catalog/p
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
-    globalSetup: ['test/helpers/runTempDir.ts'],
+    globalSetup: ['test/helpers/runTempDir.ts', 'test/helpers/programBuildSetup.ts'],
+    setupFiles: ['test/helpers/parseThreads.ts', 'test/helpers/realTimersLeft.ts'],
     // Integration tests wait on a loopback simulator with injected latency and hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,

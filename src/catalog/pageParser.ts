@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import { BroadcastChannel, threadId } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { LayoutChangedError, PagePastEndError } from '../parsers/errors.js';
@@ -63,8 +64,27 @@ export interface ParsedAnswer extends AnswerBody {
   missing: string[];
 }
 
-// Run from the TypeScript sources (tsx, vitest), the threads load the task through tsx as well.
+// Run from the TypeScript sources (tsx, vitest), the threads load the task through tsx as well,
+// unless they are given the task's build.
 const fromSources = import.meta.url.endsWith('.ts');
+let builtTask: string | undefined;
+
+/**
+ * Has the threads load the task from its JavaScript build (a path), not through tsx from its source.
+ * @internal for the tests' setup: vitest runs this module from its source, and each thread would load
+ * the task's modules one by one through tsx's loader, at every start and at every replacement of a
+ * stopped thread; the build (scripts/programBuild.mjs) is made once per run.
+ */
+export function loadParseTaskFrom(path: string): void {
+  builtTask = path;
+}
+
+/** The file a thread loads its task from, and how. */
+function taskFile(): { filename: string; execArgv: string[] } {
+  if (builtTask !== undefined) return { filename: pathToFileURL(builtTask).href, execArgv: [] };
+  if (fromSources) return { filename: new URL('./parseTask.ts', import.meta.url).href, execArgv: ['--import', 'tsx'] };
+  return { filename: new URL('./parseTask.js', import.meta.url).href, execArgv: [] };
+}
 
 // One pool per process: threads are a resource of the process, shared by every app in it.
 let pool: Piscina<ParseTask, PageOutcome> | undefined;
@@ -90,8 +110,7 @@ function threads(): Piscina<ParseTask, PageOutcome> {
     startedChannel.onmessage = (event) => onStart.get((event as { data: ParseStarted }).data.taskId)?.();
     const workerData: ParseThreadData = { startedChannelName };
     pool = new Piscina<ParseTask, PageOutcome>({
-      filename: new URL(fromSources ? './parseTask.ts' : './parseTask.js', import.meta.url).href,
-      execArgv: fromSources ? ['--import', 'tsx'] : [],
+      ...taskFile(),
       workerData,
       minThreads: THREADS,
       maxThreads: THREADS,

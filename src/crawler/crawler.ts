@@ -23,9 +23,11 @@ export interface CrawlPasses {
   updateEveryMs: number;
   /** How often every series is read again. */
   fullPassEveryMs: number;
+  /** The least wait after a failed step (the interval when longer), doubled with each failure in a row. */
+  firstBackoffMs: number;
 }
 
-export const CRAWL_PASSES: CrawlPasses = { updateEveryMs: 10 * 60_000, fullPassEveryMs: 24 * 60 * 60_000 };
+export const CRAWL_PASSES: CrawlPasses = { updateEveryMs: 10 * 60_000, fullPassEveryMs: 24 * 60 * 60_000, firstBackoffMs: 1_000 };
 
 export interface CrawlerOptions {
   catalog: CatalogService;
@@ -37,6 +39,7 @@ export interface CrawlerOptions {
   intervalMs: number;
   updateEveryMs: CrawlPasses['updateEveryMs'];
   fullPassEveryMs: CrawlPasses['fullPassEveryMs'];
+  firstBackoffMs: CrawlPasses['firstBackoffMs'];
   /** The service's clock: pass times, checkedAt, and the cache the pages go to. */
   now: () => number;
   logger: Logger;
@@ -54,7 +57,7 @@ export interface Crawler {
 
 /** The longest the crawler waits between looks at its schedule and the lock (a clock moved by a test is seen then). */
 const IDLE_LOOK_MS = 1_000;
-/** Waits after failures grow from the interval (at least a second) up to this. */
+/** Waits after failures grow from the interval (at least `firstBackoffMs`) up to this. */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
 /**
@@ -379,7 +382,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
       error instanceof UpstreamBlockedError || error instanceof UpstreamUnavailableError || error instanceof ServiceBusyError
         ? error.retryAfterSeconds
         : 0;
-    const doubling = Math.max(intervalMs, 1_000) * 2 ** Math.min(failures - 1, 16);
+    const doubling = Math.max(intervalMs, options.firstBackoffMs) * 2 ** Math.min(failures - 1, 16);
     return Math.min(MAX_BACKOFF_MS, Math.max(retryAfterS * 1000, doubling));
   }
 

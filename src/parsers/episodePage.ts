@@ -9,7 +9,7 @@ import { loadMainColumnBlocks, mainColumnMarkup } from './scope.js';
 import { streamListItems, type StreamedMatcher } from './streamedItems.js';
 import { cleanText, parseEpisodeNumber, parseReleaseDate } from './text.js';
 import type { ParsedPage } from './types.js';
-import { absoluteUrl, imageUrl, linkTarget, slugFromUrl } from './url.js';
+import { absoluteUrl, IMAGE_ATTRIBUTES, imageUrl, linkTarget, slugFromUrl } from './url.js';
 import {
   allMatches,
   elementText,
@@ -168,6 +168,9 @@ const LIST_ITEM_ROLES = {
   line: (el) => el.name === 'span' && el.parent?.classes.includes('playinfo') === true && !el.classes.includes('epx'),
 } satisfies Record<string, StreamedMatcher>;
 
+// The attributes the roles and the item reader read: the link's, and the image's for its URL and title.
+const LIST_ITEM_ATTRIBUTES: ReadonlySet<string> = new Set(['href', 'title', ...IMAGE_ATTRIBUTES]);
+
 // The list's opening tag: any element whose class list holds `episodelist`.
 const EPISODE_LIST_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?episodelist[\s"'>]/i;
 
@@ -176,7 +179,7 @@ const EPISODE_LIST_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?ep
  * markup streams by (`streamListItems`: the list is most of the page), and the markup without it.
  */
 function readEpisodeList(markup: string, pageUrl: string): { items: EpisodeListItem[]; rest: string } | null {
-  return streamListItems(markup, EPISODE_LIST_TAG, LIST_ITEM_ROLES, (parts) => {
+  return streamListItems(markup, EPISODE_LIST_TAG, LIST_ITEM_ROLES, LIST_ITEM_ATTRIBUTES, (parts) => {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
     const title = cleanText(parts.heading?.text) || cleanText(parts.link?.attribs['title']) || cleanText(parts.img?.attribs['title']);
     if (target === null || !title) return undefined;

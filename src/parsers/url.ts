@@ -120,19 +120,16 @@ export function decodedPathSegment(segment: string): string {
   }
 }
 
-// Lazy-load plugins put a tiny stand-in in `src` (an inline data: URI or a blank/lazy gif or svg).
-const PLACEHOLDER_FILE = /(?:lazy|placeholder|blank)[^/]*\.(?:gif|svg)$/i;
-
-function isPlaceholderImage(url: string): boolean {
-  if (/^\s*data:/i.test(url)) return true;
-  // Only the path matters (a query may name anything); it is cut off without a URL parse.
-  const path = url.trim().split(/[?#]/, 1)[0] ?? '';
-  return PLACEHOLDER_FILE.test(path);
-}
+// Lazy-load plugins put a tiny stand-in in `src`: an inline data: URI, or a blank/lazy gif or svg,
+// judged by its path alone (a query may name anything), which ends at the first `?` or `#`.
+const PLACEHOLDER_IMAGE = /^\s*data:|^[^?#]*(?:lazy|placeholder|blank)[^/?#]*\.(?:gif|svg)(?:[?#]|\s*$)/i;
 
 // Lazy-load variants of the theme family hold the real poster in data-src (lazysizes),
 // data-lazy-src (WP Rocket) or data-cfsrc (Cloudflare); `src` may be only a placeholder.
 const LAZY_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-cfsrc'] as const;
+
+/** Every attribute `imageUrl` reads, for readers that keep only what they read. */
+export const IMAGE_ATTRIBUTES: readonly string[] = [...LAZY_ATTRIBUTES, 'srcset', 'src'];
 
 /** The real image URL of an `img` (its attributes are all it reads), absolute, or null when it only has placeholders. */
 export function imageUrl(img: Pick<Element, 'attribs'> | undefined, pageUrl: string): string | null {
@@ -152,7 +149,7 @@ export function imageUrl(img: Pick<Element, 'attribs'> | undefined, pageUrl: str
 /** One candidate URL of an image (an attribute, a CSS `url()`), absolute; null when it is empty, a placeholder or no http URL. */
 export function imageCandidateUrl(value: string | undefined, pageUrl: string): string | null {
   const candidate = value === undefined ? '' : withoutNonText(value);
-  return candidate === '' || isPlaceholderImage(candidate) ? null : absoluteUrl(candidate, pageUrl);
+  return candidate === '' || PLACEHOLDER_IMAGE.test(candidate) ? null : absoluteUrl(candidate, pageUrl);
 }
 
 function largestSrcsetCandidate(srcset: string): string | undefined {

@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { load } from 'cheerio';
 import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { crawlEnv, expectedEntries, firstPassDone, until, withoutTimes } from '../helpers/crawl.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 
@@ -18,50 +18,56 @@ afterEach(async () => {
 });
 
 describe('GET /export/catalog.json after a full crawl', () => {
-  it('holds every series of the simulated site field for field, ordered by slug, and .jsonl holds the same entries', async () => {
-    stack = await startTestStack({ env: CRAWL });
-    await untilComplete(stack);
-    const response = await request(stack.app).get('/export/catalog.json').expect(200);
-    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-    const document = response.body;
-    expect(document.count).toBe(stack.simulator.catalog.series.length);
-    expect(document.complete).toBe(true);
-    expect(document.source).toBe(stack.simulator.origin);
-    expect(document.$schema).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/export\/catalog\.schema\.json$/);
-    expect(document.removed).toEqual([]);
-    expect(withoutTimes(document.series)).toEqual(expectedEntries(stack.simulator));
-    for (const entry of document.series) {
-      expect(Date.parse(entry.checkedAt)).not.toBeNaN();
-      expect(entry.changedAt).toBe(entry.checkedAt);
-    }
-    const maxTime = document.series
-      .map((entry: { checkedAt: string }) => entry.checkedAt)
-      .sort()
-      .at(-1);
-    expect(document.generatedAt).toBe(maxTime);
+  describe('read, not changed, by both tests', () => {
+    // One full crawl for both: neither test changes the site, the catalog or the quota that the other reads.
+    let crawled: TestStack;
+    beforeAll(async () => {
+      crawled = await startTestStack({ env: CRAWL });
+      await untilComplete(crawled);
+    }, 60_000);
+    afterAll(() => crawled.close());
 
-    const lines = await request(stack.app).get('/export/catalog.jsonl').expect(200);
-    expect(lines.headers['content-type']).toBe('application/jsonl; charset=utf-8');
-    const text = lines.text;
-    expect(text.endsWith('\n')).toBe(true);
-    expect(
-      text
-        .trimEnd()
-        .split('\n')
-        .map((line) => JSON.parse(line)),
-    ).toEqual(document.series);
-  });
+    it('holds every series of the simulated site field for field, ordered by slug, and .jsonl holds the same entries', async () => {
+      const response = await request(crawled.app).get('/export/catalog.json').expect(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const document = response.body;
+      expect(document.count).toBe(crawled.simulator.catalog.series.length);
+      expect(document.complete).toBe(true);
+      expect(document.source).toBe(crawled.simulator.origin);
+      expect(document.$schema).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/export\/catalog\.schema\.json$/);
+      expect(document.removed).toEqual([]);
+      expect(withoutTimes(document.series)).toEqual(expectedEntries(crawled.simulator));
+      for (const entry of document.series) {
+        expect(Date.parse(entry.checkedAt)).not.toBeNaN();
+        expect(entry.changedAt).toBe(entry.checkedAt);
+      }
+      const maxTime = document.series
+        .map((entry: { checkedAt: string }) => entry.checkedAt)
+        .sort()
+        .at(-1);
+      expect(document.generatedAt).toBe(maxTime);
 
-  it('is described by its JSON Schema (2020-12), which validates it, and refuses a broken document', async () => {
-    stack = await startTestStack({ env: CRAWL });
-    await untilComplete(stack);
-    const schema = (await request(stack.app).get('/export/catalog.schema.json').expect(200)).body;
-    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
-    const document = (await request(stack.app).get('/export/catalog.json').expect(200)).body;
-    const validate = new Ajv2020({ strict: false }).compile(schema);
-    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
-    const broken = { ...document, series: [{ ...document.series[0], listedEpisodes: 'many' }] };
-    expect(validate(broken)).toBe(false);
+      const lines = await request(crawled.app).get('/export/catalog.jsonl').expect(200);
+      expect(lines.headers['content-type']).toBe('application/jsonl; charset=utf-8');
+      const text = lines.text;
+      expect(text.endsWith('\n')).toBe(true);
+      expect(
+        text
+          .trimEnd()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      ).toEqual(document.series);
+    });
+
+    it('is described by its JSON Schema (2020-12), which validates it, and refuses a broken document', async () => {
+      const schema = (await request(crawled.app).get('/export/catalog.schema.json').expect(200)).body;
+      expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+      const document = (await request(crawled.app).get('/export/catalog.json').expect(200)).body;
+      const validate = new Ajv2020({ strict: false }).compile(schema);
+      expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+      const broken = { ...document, series: [{ ...document.series[0], listedEpisodes: 'many' }] };
+      expect(validate(broken)).toBe(false);
+    });
   });
 
   it('sends gzip built once, ETag and Last-Modified, 304 on a match (free), and counts a download once', async () => {

@@ -48,11 +48,16 @@ const history = async (stack: TestStack) => (await request(stack.app).get('/heal
 
 describe('the status probe, /health/history and /status', () => {
   it("knows the upstream's state from the start: the first probe runs when the service starts, not an interval later", async () => {
-    const stack = await startTestStack({ scheduleProbe: everyInterval, probeIntervalMs: 3_600_000 });
+    // The clock moves one build period (STATUS_REBUILT_AFTER_MS) between two looks, so that each look is
+    // a new build of /health/history rather than the body built at the first.
+    let offsetMs = 0;
+    const stack = await startTestStack({ scheduleProbe: everyInterval, probeIntervalMs: 3_600_000, now: () => Date.now() + offsetMs });
     stacks.push(stack);
     let body = await history(stack);
-    for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack))
+    for (const deadline = Date.now() + 10_000; body.upstream.state === 'unknown' && Date.now() < deadline; body = await history(stack)) {
       await sleep(50);
+      offsetMs += STATUS_REBUILT_AFTER_MS;
+    }
     expect(body.upstream.state).toBe('up');
     expect(body.upstream.lastProbe.outcome).toBe('up');
     expect(body.probeIntervalSeconds).toBe(3600);

@@ -154,8 +154,8 @@ describe('after the site renames a series', () => {
     });
 
   beforeAll(async () => {
-    // An update pass every second; the full pass (a day) never comes back within the test.
-    renamed = await startTestStack({ env: crawlEnv(), crawlPasses: { updateEveryMs: 1000 } });
+    // An update pass every 200 ms; the full pass (a day) never comes back within the test.
+    renamed = await startTestStack({ env: crawlEnv(), crawlPasses: { updateEveryMs: 200 } });
     await until(renamed, firstPassDone);
   }, 70_000);
   afterAll(() => renamed?.close());

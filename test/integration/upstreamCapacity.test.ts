@@ -36,7 +36,7 @@ const search = (i: number | string) => `/catalog/search?q=${encodeURIComponent(`
 
 describe('a burst of slow misses from one client', () => {
   it('is served whole, leaves the breaker closed and /health/upstream up, and another client is served', async () => {
-    const stack = await stackWith({ simulator: { latencyMs: 1000 }, env: { UPSTREAM_TIMEOUT_S: '10', TRUST_PROXY: '1' } });
+    const stack = await stackWith({ simulator: { latencyMs: 500 }, env: { UPSTREAM_TIMEOUT_S: '10', TRUST_PROXY: '1' } });
     const api = request(stack.app);
     const burst = Array.from({ length: 60 }, (_, i) =>
       api

@@ -14,6 +14,9 @@ const ENTRY_ROLES = {
   date: (el) => el.classes.includes('epl-date'),
 } satisfies Record<string, StreamedMatcher>;
 
+// The one attribute the roles and the entry reader read.
+const ENTRY_ATTRIBUTES: ReadonlySet<string> = new Set(['href']);
+
 // The list's opening tag: any element whose class list holds `eplister`.
 const LISTER_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?eplister[\s"'>]/i;
 
@@ -23,7 +26,7 @@ const LISTER_TAG = /<[a-z][\w-]*\s[^>]*\bclass\s*=\s*["']?(?:[^"'>]*\s)?eplister
  * the list; null when the page has no list.
  */
 export function readEpisodeLister(markup: string, pageUrl: string): { entries: EpisodeEntry[]; rest: string } | null {
-  const list = streamListItems(markup, LISTER_TAG, ENTRY_ROLES, (parts) => {
+  const list = streamListItems(markup, LISTER_TAG, ENTRY_ROLES, ENTRY_ATTRIBUTES, (parts) => {
     const target = linkTarget(parts.link?.attribs['href'], pageUrl);
     const title = cleanText(parts.title?.text) || cleanText(parts.link?.text);
     if (target === null || !title) return undefined;

@@ -4,7 +4,7 @@ import { againstBare, emptyTally, loadRound, tallyFigures } from '../loadRounds.
 import { metric, startService, startSimulatorProcess } from '../processes.js';
 import { median, roundsText, type BenchReport } from '../report.js';
 import { CATALOG_SERIES, CRAWL, crawledCatalog, passFigure } from './crawledCatalog.js';
-import { HIT_PATH, LOAD_SECONDS, NO_QUOTA } from './settings.js';
+import { HIT_PATH, LOAD_SECONDS, NO_QUOTA, WARM_UP_SECONDS } from './settings.js';
 
 /** `npm start`'s --max-old-space-size. */
 const HEAP_BOUND_MB = 160;
@@ -46,7 +46,7 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     ours: oursTally,
     bare: bareTally,
   } = await againstBare({ url: `${service.origin}/export/catalog.json`, pid: service.pid }, LOAD_SECONDS, EXPORT_ROUNDS, {
-    warmUpSeconds: 2,
+    warmUpSeconds: WARM_UP_SECONDS,
     headers: { 'Accept-Encoding': 'identity' },
   });
   const [ours, baseline] = [tallyFigures(oursTally), tallyFigures(bareTally)];
@@ -75,7 +75,7 @@ export async function crawlSection(report: BenchReport): Promise<void> {
     // Both warm (the hit path compiled and optimised), and measured once the pass reads series pages.
     for (const url of [duringUrl, afterUrl]) {
       await fetch(url);
-      await autocannon({ url, connections: 50, duration: 3 });
+      await autocannon({ url, connections: 50, duration: WARM_UP_SECONDS });
     }
     while ((await metric(crawling, 'catalog_series_read')) < 20) await sleep(100);
     for (let round = 0; round < PASS_ROUNDS; round++) {

@@ -3,7 +3,7 @@ import { startSimulator } from '../../simulator/server.js';
 import { emptyTally, loadRound, tallyFigures, type LoadFigures } from '../loadRounds.js';
 import { sentAnswer, startBareServer, startService } from '../processes.js';
 import type { BenchReport } from '../report.js';
-import { LATENCY_MS, NO_QUOTA } from './settings.js';
+import { LATENCY_MS, NO_QUOTA, WARM_UP_SECONDS } from './settings.js';
 
 // A cached feed (Atom, the home page's latest releases) against a bare node:http server sending the
 // same bytes, and the cached catalog answer the feed is built from, in alternating rounds.
@@ -15,8 +15,6 @@ const ROUNDS = 3;
  * where its ratio reads, and a round of 1 s is still thousands of answers.
  */
 const FEED_SECONDS = 3;
-/** Load per server before the rounds: enough answers for V8 to compile the path, none measured. */
-const WARM_UP_SECONDS = 1;
 
 interface FeedHitFigures {
   feed: LoadFigures;

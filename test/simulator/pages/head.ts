@@ -42,8 +42,8 @@ function hex(index: number): string {
   return `#${((index * 2654435761) >>> 8).toString(16).padStart(6, '0').slice(0, 6)}`;
 }
 
-/** WordPress's global-styles block: one variable and three utility classes per preset. */
-function globalStyles(): string {
+/** WordPress's global-styles block: one variable and three utility classes per preset; the same on every page, so built once. */
+const GLOBAL_STYLES = ((): string => {
   const vars = [
     ...PRESET_COLORS.map((name, index) => `--wp--preset--color--${name}: ${hex(index + 1)};`),
     ...PRESET_COLORS.map(
@@ -65,7 +65,7 @@ function globalStyles(): string {
     '.is-layout-flex{flex-wrap: wrap;align-items: center;}.is-layout-flex > :is(*, div){margin: 0;}',
   ];
   return `<style id="global-styles-inline-css">\n:root{${vars.join('')}}\n${rules.join('\n')}\n</style>`;
-}
+})();
 
 const THEME_SELECTORS = [
   '.bs .bsx',
@@ -96,8 +96,8 @@ const THEME_SELECTORS = [
   '.mseason .season li a',
 ];
 
-/** The theme's colour customiser output, repeated for light and dark mode. */
-function themeStyles(): string {
+/** The theme's colour customiser output, repeated for light and dark mode; the same on every page, so built once. */
+const THEME_STYLES = ((): string => {
   const rules = ['', '.darkmode ', '.lightmode '].flatMap((mode, modeIndex) =>
     THEME_SELECTORS.map(
       (selector, index) =>
@@ -105,7 +105,7 @@ function themeStyles(): string {
     ),
   );
   return `<style id="tsstyle-inline-css">\n${rules.join('\n')}\n</style>`;
-}
+})();
 
 function schemaGraph(ctx: PageContext, input: HeadInput): string {
   const url = input.canonical ?? `${ctx.origin}/`;
@@ -195,13 +195,13 @@ ${schemaGraph(ctx, input)}
 /*! This file is auto-generated */
 .wp-block-button__link{color:#fff;background-color:#32373c;border-radius:9999px;box-shadow:none;text-decoration:none;padding:calc(.667em + 2px) calc(1.333em + 2px);font-size:1.125em}.wp-block-file__button{background:#32373c;color:#fff;text-decoration:none}
 </style>
-${globalStyles()}
+${GLOBAL_STYLES}
 <link rel="stylesheet" id="style-css" href="${theme}/style.css?ver=2.2.6" type="text/css" media="all" />
 <link rel="stylesheet" id="darkmode-css" href="${theme}/assets/css/darkmode.css?ver=2.2.6" type="text/css" media="all" />
 <link rel="stylesheet" id="fontawesome-css" href="${theme}/assets/css/font-awesome.min.css?ver=5.15.4" type="text/css" media="all" />
 <link rel="stylesheet" id="swiper-css" href="${theme}/assets/css/swiper-bundle.min.css?ver=8.4.5" type="text/css" media="all" />
 <link rel="stylesheet" id="fonts-css" href="https://fonts.googleapis.com/css2?family=Fira+Sans:wght@400;500;600&amp;display=swap" type="text/css" media="all" />
-${themeStyles()}
+${THEME_STYLES}
 <script src="${ctx.origin}/wp-includes/js/jquery/jquery.min.js?ver=3.7.1" id="jquery-core-js"></script>
 <script src="${ctx.origin}/wp-includes/js/jquery/jquery-migrate.min.js?ver=3.4.1" id="jquery-migrate-js"></script>
 ${tsConfig(ctx)}

@@ -14,6 +14,8 @@ const ROLES = {
   num: (el) => el.classes.includes('epl-num'),
   title: (el) => el.classes.includes('epl-title'),
 } satisfies Record<string, StreamedMatcher>;
+/** The attributes the tests read: the roles' and every one the lists below carry. */
+const KEPT = new Set(['href', 'title', 'class', 'data-x']);
 
 /** What the tree gives for ROLES in each `.eplister li`: the first element of each role, its attributes and text. */
 function treeItems(html: string) {
@@ -29,10 +31,15 @@ function treeItems(html: string) {
       Object.fromEntries(
         Object.entries(firstMatches(li, treeRoles)).map(([role, el]) => [
           role,
-          { attribs: (el as Element).attribs, text: $(el as Element).text() },
+          { attribs: keptOf((el as Element).attribs), text: $(el as Element).text() },
         ]),
       ),
     );
+}
+
+/** The tree's attributes that `kept` names. */
+function keptOf(attribs: Record<string, string>, kept: ReadonlySet<string> = KEPT): Record<string, string> {
+  return Object.fromEntries(Object.entries(attribs).filter(([name]) => kept.has(name)));
 }
 
 describe('streamListItems', () => {
@@ -45,7 +52,7 @@ describe('streamListItems', () => {
       '<li data-index="0"><a href="/ep-2/"><div class="epl-num">02</div><div class="epl-title">Two &amp; <b>bold</b>&#8217;s</div><div class="epl-title">ignored</div></a></li>' +
       "<li><a href='/ep-1/'><div class='x epl-num'>01</div></a></li>" +
       '</ul></div>';
-    const streamed = streamListItems(before + list + after, LIST_TAG, ROLES, (item) => item);
+    const streamed = streamListItems(before + list + after, LIST_TAG, ROLES, KEPT, (item) => item);
     expect(streamed?.rest).toBe(before + after);
     expect(streamed?.items).toEqual([
       {
@@ -59,7 +66,7 @@ describe('streamListItems', () => {
 
   it('ends items whose end tag the page leaves out, as an HTML parser does', () => {
     const list = '<div class="eplister"><ul><li><a href="/ep-3/">3</a><li><a href="/ep-2/">2</a><li><a href="/ep-1/">1</a></ul></div>';
-    const streamed = streamListItems(list + after, LIST_TAG, ROLES, (item) => item);
+    const streamed = streamListItems(list + after, LIST_TAG, ROLES, KEPT, (item) => item);
     expect(streamed?.items.map((item) => item.link?.attribs['href'])).toEqual(['/ep-3/', '/ep-2/', '/ep-1/']);
     expect(streamed?.rest).toBe(after);
   });
@@ -71,7 +78,7 @@ describe('streamListItems', () => {
   ])('keeps every character of a list with %s', (_kind, title) => {
     // The page before the list holds a character beyond Latin-1, as a breadcrumb's `›` does.
     const list = `<div class="eplister"><ul><li><a href="/ep-2/"><div class="epl-title">${title}</div></a></li></ul></div>`;
-    const streamed = streamListItems(`<p>Home › Series</p>${list}${after}`, LIST_TAG, ROLES, (item) => item);
+    const streamed = streamListItems(`<p>Home › Series</p>${list}${after}`, LIST_TAG, ROLES, KEPT, (item) => item);
     expect(streamed?.items[0]?.title?.text).toBe(title);
     expect(streamed?.rest).toBe(`<p>Home › Series</p>${after}`);
   });
@@ -85,7 +92,7 @@ describe('streamListItems', () => {
       '<li><a href="/ep-1/" data-x="&quot;q&quot;"><div class="epl-num">&#48;1</div><div class="epl-title">One <textarea>&amp;</textarea> &amp; <title>&amp;</title></div></a></li>',
     ];
     const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
-    const streamed = streamListItems(html, LIST_TAG, ROLES, (item) => item);
+    const streamed = streamListItems(html, LIST_TAG, ROLES, KEPT, (item) => item);
     const tree = treeItems(html);
     expect(streamed?.items).toEqual(tree);
     expect(streamed?.items[0]?.link?.attribs).toEqual({ href: '/ep-3/?a=1&b=2&copy=3', title: 'Tom & Jerry’s' });
@@ -105,7 +112,7 @@ describe('streamListItems', () => {
     // One text longer than any piece, with no `>` in it.
     items.splice(600, 0, `<li><a href="/long/"><div class="epl-title">${'Long &amp; longer '.repeat(2000)}</div></a></li>`);
     const html = `<div class="eplister"><ul>${items.join('')}</ul></div>`;
-    const streamed = streamListItems(before + html + after, LIST_TAG, ROLES, (item) => item);
+    const streamed = streamListItems(before + html + after, LIST_TAG, ROLES, KEPT, (item) => item);
     const tree = treeItems(html);
     expect(html.length).toBeGreaterThan(300_000);
     expect(streamed?.items).toHaveLength(1201);
@@ -115,8 +122,32 @@ describe('streamListItems', () => {
     expect(streamed?.rest).toBe(before + after);
   });
 
+  it('keeps only the attributes asked for, the first of a repeated name, and still reads roles by class', () => {
+    const list =
+      '<div class="eplister"><ul><li data-index="0"><a href="/ep-2/" href="/other/" rel="bookmark" title="Two &amp; more">' +
+      '<div class="epl-num" data-x="1">02</div></a></li></ul></div>';
+    const streamed = streamListItems(list, LIST_TAG, ROLES, new Set(['href', 'title']), (item) => item);
+    expect(streamed?.items).toEqual([
+      { link: { attribs: { href: '/ep-2/', title: 'Two & more' }, text: '02' }, num: { attribs: {}, text: '02' } },
+    ]);
+  });
+
+  // A page cut off in transfer may end anywhere in the list: in an opening tag, which the tree
+  // leaves out, or right after one, which it keeps.
+  it.each([
+    ['inside an opening tag', '<li><a href="/ep-1/" title="One"'],
+    ['inside an opening tag, after its name', '<li><a '],
+    ['right after an opening tag', '<li><a href="/ep-1/" title="One">'],
+    ['in a text', '<li><a href="/ep-1/" title="One"><div class="epl-num">0'],
+  ])('reads a list the markup ends %s as the tree does', (_where, tail) => {
+    const html = `<div class="eplister"><ul><li><a href="/ep-2/"><div class="epl-num">02</div></a></li>${tail}`;
+    const streamed = streamListItems(html, LIST_TAG, ROLES, KEPT, (item) => item);
+    expect(streamed?.items).toEqual(treeItems(html));
+    expect(streamed?.items).toHaveLength(2);
+  });
+
   it('is null when the markup has no such element', () => {
-    expect(streamListItems(before + after, LIST_TAG, ROLES, (item) => item)).toBeNull();
+    expect(streamListItems(before + after, LIST_TAG, ROLES, KEPT, (item) => item)).toBeNull();
   });
 
   // The streamed reading must give what the tree gives: `firstMatches` and `elementText` per `li`.
@@ -137,8 +168,14 @@ describe('streamListItems', () => {
       streamedRoles[name] = (el) => el.classes.includes(name);
       treeRoles[name] = (el) => hasClass(el, name);
     }
-    const streamed = streamListItems(html, tag, streamedRoles, (item) => item);
     const $ = load(html);
+    // Every attribute the list carries is kept, so that the streamed parts have the tree's records.
+    const everyAttribute = new Set(
+      $(`.${listClass} *`)
+        .toArray()
+        .flatMap((el) => Object.keys(el.attribs)),
+    );
+    const streamed = streamListItems(html, tag, streamedRoles, everyAttribute, (item) => item);
     const tree = $(`.${listClass} li`)
       .toArray()
       .map((li) =>

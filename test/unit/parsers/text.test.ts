@@ -64,6 +64,7 @@ describe('references to characters that are not text', () => {
       `<ul><li><a title="${markup}">${markup}</a></li></ul>`,
       /<ul>/,
       { link: (el) => el.name === 'a' },
+      new Set(['title']),
       (item) => item,
     );
     const link = streamed?.items[0]?.link;

@@ -1,4 +1,6 @@
 /** The built JavaScript of a program (one a process or a thread starts with), given by its source's path under the repository (e.g. 'src/main.ts'). */
 export function builtPath(source: string): Promise<string>;
-/** Where a program's build will be, at once, while this process makes the build in the background. */
-export function buildingPath(source: string): string;
+/** The parse threads' task built alone (well under a second), and its path: what every test worker needs first. */
+export function builtParseTask(): Promise<string>;
+/** Starts this process's build of the programs, for whoever asks builtPath later. */
+export function startProgramsBuild(): void;

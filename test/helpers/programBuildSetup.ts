@@ -1,19 +1,21 @@
 import type { TestProject } from 'vitest/node';
-import { buildingPath } from '../../scripts/programBuild.mjs';
+import { builtParseTask, startProgramsBuild } from '../../scripts/programBuild.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the parse threads' task is built to JavaScript (src/catalog/parseTask.ts's build), once the build is made. */
+    /** The parse threads' task built to JavaScript (src/catalog/parseTask.ts's build). */
     parseTaskBuild: string;
   }
 }
 
 /**
- * The suite's global setup, after runTempDir: the programs' build of this run (scripts/programBuild.mjs)
- * is started here, in the run's folder, once, rather than by two workers at once the first time one
- * needs it, and made while the workers start and import; the parse threads of every worker load their
- * task from it (parseThreads.ts).
+ * The suite's global setup, after runTempDir: the parse task is built before any file starts (it
+ * takes well under a second alone), and the parse threads of every worker load it (parseThreads.ts);
+ * the other programs of this run (scripts/programBuild.mjs), which child services start from, are
+ * built once here while the workers start and import, rather than by two workers at once the first
+ * time one needs them.
  */
-export default function programBuildSetup(project: TestProject): void {
-  project.provide('parseTaskBuild', buildingPath('src/catalog/parseTask.ts'));
+export default async function programBuildSetup(project: TestProject): Promise<void> {
+  project.provide('parseTaskBuild', await builtParseTask());
+  startProgramsBuild();
 }

@@ -1,4 +1,4 @@
-import { Worker } from 'node:worker_threads';
+import { load as cheerioLoad } from 'cheerio';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
 import { answerPage } from '../../../src/catalog/pageAnswer.js';
 import { parsePage, warmPageParser } from '../../../src/catalog/pageParser.js';
@@ -8,23 +8,19 @@ import { seriesPage } from '../../simulator/pages/seriesPage.js';
 import { resolveRoute } from '../../simulator/router.js';
 import { answerRoute } from '../../simulator/site.js';
 import { VARIANTS, type VariantName } from '../../simulator/variant.js';
-import type { RoundPage, RoundRequest } from '../parseRoundThread.js';
 import { alternatingRatios, median, medianTime, roundsText, type BenchReport } from '../report.js';
 
 const ORIGIN = 'http://127.0.0.1:4000';
 // The real site's long series page lists 196 episodes; no series of the dataset has exactly that many.
 const SERIES_196 = { ...findSeries('shadow-chronicle')!, latestEpisode: 196 };
-/** Alternating rounds per page: parses, then cheerio loads, then parses… */
-const ROUNDS = Number(process.env.BENCH_PARSE_ROUNDS ?? 5);
 /**
- * Calls each side times per round (their median), and untimed before the first round, the same for
- * both: a load's cost swings with where its tree lands (pages the engine holds, or fresh ones that
- * fault in first), which follows the collector's cycle over several loads, so fewer loads than
- * parses would leave the reference's figure to the phase of that cycle a round happens to catch.
+ * Alternating rounds per page: parses, then cheerio loads, then parses… Each round long enough to pay
+ * for the garbage it makes: a round of one load leaves its collection to the parses after it.
  */
-const RUNS = Number(process.env.BENCH_PARSE_ROUND_RUNS ?? 10);
-/** Misses timed per round on the worker thread and in the process. */
-const WORKER_RUNS = 20;
+const ROUNDS = Number(process.env.BENCH_PARSE_ROUNDS ?? 5);
+/** Parses timed per round (their median); cheerio's default load takes ten times as long, so fewer loads give as steady a median. */
+const RUNS = Number(process.env.BENCH_PARSE_ROUND_RUNS ?? 20);
+const REFERENCE_RUNS = Math.max(3, Math.round(RUNS / 5));
 /** Rounds after which a page whose every round is within half its goal stops: more would not change its verdict. */
 const SETTLING_ROUNDS = 3;
 /** A page kind's parse may take at most this share of cheerio's default `load` of the same page. */
@@ -109,86 +105,37 @@ function pages(variant: VariantName, cases: readonly Case[], goal: number): Page
   });
 }
 
-// A side's thread: tsx's loader registered, then the module.
-const ROUND_THREAD = `
-const { workerData } = require('node:worker_threads');
-import('tsx/esm/api').then(({ register }) => {
-  register();
-  return import(workerData.module);
-});`;
-
-/** One side of the parse rows on a thread of its own (parseRoundThread.ts): it times what it is asked, in turn with the other. */
-class RoundSide {
-  readonly #thread: Worker;
-
-  constructor(side: 'ours' | 'cheerio') {
-    const module = new URL('../parseRoundThread.ts', import.meta.url).href;
-    this.#thread = new Worker(ROUND_THREAD, { eval: true, workerData: { side, module } });
-  }
-
-  #ask(request: RoundRequest): Promise<number> {
-    return new Promise((resolve, reject) => {
-      this.#thread.once('error', reject);
-      this.#thread.once('message', (figure: number) => {
-        this.#thread.off('error', reject);
-        resolve(figure);
-      });
-      this.#thread.postMessage(request);
-    });
-  }
-
-  /** Times `page` from now on, after RUNS untimed calls, so that no round times code still being compiled. */
-  async use(page: RoundPage): Promise<void> {
-    await this.#ask({ page });
-    await this.#ask({ runs: 0, warmUp: RUNS });
-  }
-
-  /** One round: the median of RUNS calls, ms. */
-  round(): Promise<number> {
-    return this.#ask({ runs: RUNS, warmUp: 0 });
-  }
-
-  stop(): Promise<number> {
-    return this.#thread.terminate();
-  }
-}
-
 /**
  * Each page kind's parse of a real-size simulator page (full chrome) against cheerio's default
- * `load` (parse5) of the same page, each side on a thread of its own (`RoundSide`), in turn; and the
- * parse on a worker thread, as a miss runs it (from the page's bytes to the answer's bytes and ETag),
- * against the same work in the process.
+ * `load` (parse5) of the same page, both in this process, one after the other; and the parse on a
+ * worker thread, as a miss runs it (from the page's bytes to the answer's bytes and ETag), against the same work in the process.
  */
 export async function parseSection(report: BenchReport): Promise<void> {
   report.section(
-    `parse time per page kind against cheerio's default load of the same page, each on a thread of its own (up to ${ROUNDS} alternating rounds, ${SETTLING_ROUNDS} when each is within half the goal; each the median of ${RUNS} parses and of ${RUNS} loads)`,
+    `parse time per page kind against cheerio's default load of the same page (up to ${ROUNDS} alternating rounds, ${SETTLING_ROUNDS} when each is within half the goal; each the median of ${RUNS} parses and of ${REFERENCE_RUNS} loads)`,
   );
   const all = [...pages('cafe', CASES, PARSE_RATIO_GOAL), ...pages('moe', MOE_CASES, LONG_PAGE_RATIO_GOAL)];
-  const ours = new RoundSide('ours');
-  const cheerio = new RoundSide('cheerio');
-  try {
-    for (const page of all) {
-      const roundPage = { endpointPath: page.endpoint.path, html: page.html, url: page.url, input: page.input };
-      await ours.use(roundPage);
-      await cheerio.use(roundPage);
-      const rounds = await alternatingRatios(
-        ROUNDS,
-        () => ours.round(),
-        () => cheerio.round(),
-        // Card pages parse far within the goal; a page near it gets every round.
-        (ratios) => ratios.length >= SETTLING_ROUNDS && Math.max(...ratios) <= page.goal / 2,
-      );
-      const ratio = median(rounds.ratios);
-      const kb = Math.round(Buffer.byteLength(page.html) / 1024);
-      report.goal(
-        `parse ${page.name} (${kb} KB) against cheerio load, median round`,
-        `${ratio.toFixed(3)} (${median(rounds.ours).toFixed(2)} vs ${median(rounds.reference).toFixed(1)} ms; ${roundsText(rounds.ratios, 3)})`,
-        `≤ ${page.goal}`,
-        ratio <= page.goal,
-      );
-    }
-  } finally {
-    await Promise.all([ours.stop(), cheerio.stop()]);
+  for (const page of all) {
+    const parse = () => page.endpoint.parse(page.html, page.url, page.input as never);
+    const load = () => cheerioLoad(page.html);
+    // Warmed up before the first round, so that no round times code still being compiled.
+    for (let run = 0; run < 20; run++) parse();
+    for (let run = 0; run < 3; run++) load();
+    const rounds = await alternatingRatios(
+      ROUNDS,
+      () => medianTime(parse, RUNS, 0),
+      () => medianTime(load, REFERENCE_RUNS, 0),
+      // Card pages parse far within the goal; a page near it gets every round.
+      (ratios) => ratios.length >= SETTLING_ROUNDS && Math.max(...ratios) <= page.goal / 2,
+    );
+    const ratio = median(rounds.ratios);
+    const kb = Math.round(Buffer.byteLength(page.html) / 1024);
+    report.goal(
+      `parse ${page.name} (${kb} KB) against cheerio load, median round`,
+      `${ratio.toFixed(3)} (${median(rounds.ours).toFixed(2)} vs ${median(rounds.reference).toFixed(1)} ms; ${roundsText(rounds.ratios, 3)})`,
+      `≤ ${page.goal}`,
+      ratio <= page.goal,
+    );
   }
 
   const longest = all.find((page) => page.name === 'series, 600 episodes')!;
@@ -198,7 +145,7 @@ export async function parseSection(report: BenchReport): Promise<void> {
   await warmPageParser();
   const inWorker = async () => {
     const times: number[] = [];
-    for (let run = 0; run < WORKER_RUNS; run++) {
+    for (let run = 0; run < RUNS; run++) {
       const page = { ...fetched, body: Buffer.from(fetched.body) };
       const started = performance.now();
       await parsePage(longest.endpoint, page, longest.input);
@@ -207,7 +154,7 @@ export async function parseSection(report: BenchReport): Promise<void> {
     return median(times);
   };
   const answerInProcess = () => answerPage({ endpointPath: longest.endpoint.path, page: fetched, input: longest.input });
-  const inProcess = () => medianTime(answerInProcess, WORKER_RUNS, 0);
+  const inProcess = () => medianTime(answerInProcess, RUNS, 0);
   await inWorker();
   for (let run = 0; run < 20; run++) answerInProcess();
   const rounds = await alternatingRatios(ROUNDS, inWorker, inProcess);

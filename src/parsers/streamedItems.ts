@@ -92,7 +92,7 @@ function chunkEndAfter(markup: string, start: number): number {
 const BEYOND_LATIN1 = /[^\0-\xFF]/;
 
 // Where chunks are copied to one byte a character: one per thread, reused by every chunk and list,
-// so that a copy allocates only its string. A chunk as long as it or longer (a text of over 32 KB
+// so that a copy allocates only its string. A chunk longer than CHUNK_LENGTH (a text of over 16 KB
 // without a `>`) gets a buffer of its own.
 const latin1Scratch = Buffer.allocUnsafe(CHUNK_LENGTH * 2);
 
@@ -102,11 +102,11 @@ const latin1Scratch = Buffer.allocUnsafe(CHUNK_LENGTH * 2);
  * character throughout, and htmlparser2's tokenizer reads a one-byte string faster. A chunk's copy
  * is small enough to be a young-generation object, on memory the engine has touched before. A chunk
  * of ASCII alone, which a list almost always is, is told and copied in one pass: its UTF-8 is one
- * byte a character (the scratch buffer is longer than the chunk, so that a wider character always
- * makes the UTF-8 longer than the chunk rather than be cut off).
+ * byte a character (the scratch buffer is twice the longest chunk it takes: UTF-8 it cuts off at a
+ * whole character is then still longer than the chunk, and never mistaken for ASCII).
  */
 function oneByteIfLatin1(text: string): string {
-  const fits = text.length < latin1Scratch.length;
+  const fits = text.length <= CHUNK_LENGTH;
   if (fits) {
     const written = latin1Scratch.write(text, 'utf8');
     if (written === text.length) return latin1Scratch.toString('latin1', 0, written);

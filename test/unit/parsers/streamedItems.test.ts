@@ -122,6 +122,16 @@ describe('streamListItems', () => {
     expect(streamed?.rest).toBe(before + after);
   });
 
+  it('reads wide characters in a text twice the length of a piece, whatever its UTF-8 length', () => {
+    // A text with no `>` in it is one piece with the end tag after it: 32,767 characters, whose first
+    // 32,767 bytes of UTF-8 end on a whole character (32,737 ASCII and ten of the 24 CJK, 3 bytes each).
+    const text = 'a'.repeat(32_737) + '斗罗大陆'.repeat(6);
+    const html = `<div class="eplister"><ul><li><a href="/long/"><div class="epl-title">${text}</div></a></li></ul></div>`;
+    const streamed = streamListItems(html, LIST_TAG, ROLES, KEPT, (item) => item);
+    expect(streamed?.items).toHaveLength(1);
+    expect(streamed?.items[0]?.title?.text).toBe(text);
+  });
+
   it('keeps only the attributes asked for, the first of a repeated name, and still reads roles by class', () => {
     const list =
       '<div class="eplister"><ul><li data-index="0"><a href="/ep-2/" href="/other/" rel="bookmark" title="Two &amp; more">' +

@@ -4,6 +4,20 @@ import { LOG_BUFFER_MAX_BYTES, droppedLogLines } from './config/logger.js';
 // The Prometheus metrics behind GET /metrics. One registry per app (not prom-client's global one),
 // so that every app a test builds counts from zero.
 
+/**
+ * The process's own metrics (CPU, memory, event loop lag, GC, handles), made once and shown by every
+ * app's registry: they describe the process, not an app, and each set made keeps an event loop delay
+ * monitor ticking for as long as the process lives.
+ */
+let processMetrics: Registry | undefined;
+function processMetricsRegistry(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Circuit breaker states as the gauge reports them. */
@@ -11,7 +25,8 @@ export const BREAKER_STATE_VALUE = { closed: 0, 'half-open': 1, open: 2 } as con
 
 export function createMetrics() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const processRegistry = processMetricsRegistry();
+  for (const { name } of processRegistry.getMetricsAsArray()) registry.registerMetric(processRegistry.getSingleMetric(name)!);
   const registers = [registry];
   const httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',

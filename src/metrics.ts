@@ -4,6 +4,20 @@ import { LOG_BUFFER_MAX_BYTES, droppedLogLines } from './config/logger.js';
 // The Prometheus metrics behind GET /metrics. One registry per app (not prom-client's global one),
 // so that every app a test builds counts from zero.
 
+/**
+ * The process's own metrics (CPU, memory, event loop lag, GC, handles), made once and shown by every
+ * app's registry: they describe the process, not an app, and each set made keeps an event loop delay
+ * monitor ticking for as long as the process lives.
+ */
+let processMetrics: Registry | undefined;
+function processMetricsRegistry(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Circuit breaker states as the gauge reports them. */
@@ -17,7 +31,8 @@ export function createMetrics() {
   // Lookups by result, counted on the hot path as plain numbers (countLookup) and copied into
   // cache_lookups_total when /metrics is read: the same numbers, without a labelled increment per request.
   const lookups = new Map<LookupResult, number>();
-  collectDefaultMetrics({ register: registry });
+  const processRegistry = processMetricsRegistry();
+  for (const { name } of processRegistry.getMetricsAsArray()) registry.registerMetric(processRegistry.getSingleMetric(name)!);
   const registers = [registry];
   const httpRequestDuration = new Histogram({
     name: 'http_request_duration_seconds',

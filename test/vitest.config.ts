@@ -2,11 +2,6 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/**
- * Files named *.alone.test.ts load the whole machine (a flood of requests at a child service): they run
- * after the others, one at a time.
- */
-const ALONE = '**/*.alone.test.ts';
 const FOLDERS = ['test/unit', 'test/integration', 'test/browser'];
 // Every file has its own ports, DATA_DIR and redis-server: they run side by side, one per core
 // (vitest's default leaves a core idle).
@@ -26,14 +21,14 @@ export default defineConfig({
     // Integration tests wait on a loopback simulator with injected latency and hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // The two projects of group 0 share its workers.
+    // The two projects share the workers (one group: the same maxWorkers).
     projects: [
       {
         extends: true,
         test: {
           name: 'shared',
           include: FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
-          exclude: [ALONE, ...OWN_PROCESS],
+          exclude: OWN_PROCESS,
           maxWorkers: WORKERS,
           // The files of a worker share one module graph instead of importing src (and starting a
           // parse thread) again each: a file leaves no state in the modules it imports (the app,
@@ -41,7 +36,6 @@ export default defineConfig({
           // and spies are restored after each test), and the parse threads are the process's,
           // shared by every app in it, as in production.
           isolate: false,
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -50,16 +44,6 @@ export default defineConfig({
           name: 'isolated',
           include: OWN_PROCESS,
           maxWorkers: WORKERS,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'alone',
-          include: FOLDERS.map((folder) => `${folder}/${ALONE}`),
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -125,6 +125,12 @@ const FAILED_FETCHES_MAX = 10_000;
 // same turn of the event loop), and fetches at once are bounded by the upstream's connection turns
 // and the parse queue, far below this.
 const FETCHES_REMEMBERED = 256;
+/**
+ * At most `entries` entries, as lru-cache's size bound, each entry counting one: its count bound
+ * (`max`) allocates every slot when the cache is made, which every app and instance would pay for
+ * caches that mostly stay empty.
+ */
+const atMost = (entries: number) => ({ maxSize: entries, sizeCalculation: () => 1 });
 
 /**
  * The key of an answer: endpoint, the validated parameters (defaults filled in, `q` normalised) in a
@@ -154,13 +160,13 @@ export function createAnswerLifecycle({
   // from the answers store (DATA_DIR, or another instance through Redis). Kept beside the cache, not
   // in its entries: a hit never reads them, and every cached answer (a per-answer WeakSet too) would
   // carry their heap for nothing.
-  const fetchedHere = new LRUCache<CatalogAnswer, UpstreamFacts>({ max: FETCHES_REMEMBERED });
+  const fetchedHere = new LRUCache<CatalogAnswer, UpstreamFacts>(atMost(FETCHES_REMEMBERED));
   // Unreadable pages, by key, on the cache's clock (FAILED_PAGE_MEMORY_MS).
-  const failedPages = new LRUCache<string, Error>({ max: FAILED_PAGES_MAX, ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
+  const failedPages = new LRUCache<string, Error>({ ...atMost(FAILED_PAGES_MAX), ttl: FAILED_PAGE_MEMORY_MS, perf: { now } });
   // Stale keys whose last background refresh failed because of the site, and its code.
-  const failedRefreshes = new LRUCache<string, StaleReason>({ max: FAILED_PAGES_MAX });
+  const failedRefreshes = new LRUCache<string, StaleReason>(atMost(FAILED_PAGES_MAX));
   // Failed-recently keys: the code, and when the page was last tried.
-  const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>({ max: FAILED_FETCHES_MAX });
+  const failedFetches = new LRUCache<string, { reason: StaleReason; triedAt: number }>(atMost(FAILED_FETCHES_MAX));
   // Since when answers come from the kept copies; cleared by the next answer fetched here.
   let lastGoodState: LastGoodState | undefined;
   // Each kept answer's stale form for the latest reason, built once: a feed's model is built once per

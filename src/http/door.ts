@@ -31,9 +31,10 @@ interface Known {
 }
 
 // Valid resolutions per URL, for speed only (a URL always resolves to the same request): bounded in
-// entries and in bytes, kept only for a request that was answered (never for a refused one), and
-// never for a URL longer than any real client sends, so junk in a query costs no memory.
-const REMEMBERED_URLS = 10_000;
+// bytes, which bounds the entries too (each counts at least ENTRY_OVERHEAD_BYTES: 8,192 at most),
+// kept only for a request that was answered (never for a refused one), and never for a URL longer
+// than any real client sends, so junk in a query costs no memory. No count bound besides: lru-cache
+// allocates every slot of one (`max`) when the cache is made.
 const REMEMBERED_BYTES = 4 * 1024 * 1024;
 const REMEMBERED_URL_MAX = 1024;
 // The entry, its resolution and validated input, and lru-cache's bookkeeping, estimated.
@@ -97,7 +98,6 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
   const bySegment = new Map(deps.resources.map((resource) => [resource.segment, resource]));
   const segments = new Set(bySegment.keys());
   const known = new LRUCache<string, Known>({
-    max: REMEMBERED_URLS,
     maxSize: REMEMBERED_BYTES,
     sizeCalculation: (_known, url) => url.length + ENTRY_OVERHEAD_BYTES,
   });

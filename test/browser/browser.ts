@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../src/upstream/challenge/chromium.js';
 import { listenOnLoopback, startTestStack, type TestStack } from '../helpers/testApp.js';
@@ -9,7 +9,13 @@ import { listenOnLoopback, startTestStack, type TestStack } from '../helpers/tes
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Screenshots are for people to look at; test-output/ is git-ignored. */
-export const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
+const SCREENSHOT_DIR = join(import.meta.dirname, '..', '..', 'test-output', 'screenshots');
+
+/**
+ * Pictures are taken when a person asks for them (`SCREENSHOTS=1 npm run test:browser`): no assertion
+ * reads them, and a whole page of the landing or status page costs Chromium more than loading it.
+ */
+const SCREENSHOTS_WANTED = process.env.SCREENSHOTS === '1';
 
 export const WIDTHS = [1280, 360] as const;
 
@@ -61,31 +67,46 @@ export async function startBrowserStack(env: Record<string, string> = {}): Promi
   };
 }
 
-/** A fresh browser context on `path`; `close` ends the context. */
-export async function openPage(
-  env: BrowserStack,
-  path: string,
-  options: { javaScriptEnabled?: boolean; width?: number; permissions?: string[] } = {},
-): Promise<{ page: Page; close: () => Promise<void> }> {
+interface PageOptions {
+  javaScriptEnabled?: boolean;
+  width?: number;
+  permissions?: string[];
+}
+
+/** A blank page in a fresh browser context, for a test that listens before the first load; `close` ends the context. */
+export async function blankPage(env: BrowserStack, options: PageOptions = {}): Promise<{ page: Page; close: () => Promise<void> }> {
   const context = await env.browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     viewport: { width: options.width ?? 1280, height: 900 },
     permissions: options.permissions ?? [],
   });
   const page = await context.newPage();
-  await page.goto(`${env.baseUrl}${path}`);
   return { page, close: () => context.close() };
 }
 
+/** A fresh browser context on `path`; `close` ends the context. */
+export async function openPage(
+  env: BrowserStack,
+  path: string,
+  options: PageOptions = {},
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const opened = await blankPage(env, options);
+  await opened.page.goto(`${env.baseUrl}${path}`);
+  return opened;
+}
+
 /**
- * A screenshot at the page's current width, named `<name>-<width>.png`: of the whole page, or of the
- * window (`'window'`) where the test has scrolled to what it shows, or for the top of /docs, whose
- * whole length (30,000 px at 1280, 53,000 at 360) takes seconds to capture.
+ * A screenshot at the page's current width, named `<name>-<width>.png`, when they are wanted: of the
+ * whole page, of the window (`'window'`) where the test has scrolled to what it shows, or for the top
+ * of /docs, whose whole length (30,000 px at 1280, 53,000 at 360) takes seconds to capture, or of one
+ * element (a locator) where the page around it is too long a picture.
  */
-export async function screenshot(page: Page, name: string, part: 'whole page' | 'window' = 'whole page'): Promise<void> {
+export async function screenshot(page: Page, name: string, part: 'whole page' | 'window' | Locator = 'whole page'): Promise<void> {
+  if (!SCREENSHOTS_WANTED) return;
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const width = page.viewportSize()?.width ?? 0;
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: part === 'whole page' });
+  const path = join(SCREENSHOT_DIR, `${name}-${page.viewportSize()?.width ?? 0}.png`);
+  if (typeof part === 'string') await page.screenshot({ path, fullPage: part === 'whole page' });
+  else await part.screenshot({ path });
 }
 
 /** The id of the element that has the keyboard focus. */

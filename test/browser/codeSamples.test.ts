@@ -1,8 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../src/catalog/endpoints/index.js';
 import { docsSampleBlocks, shownMismatch } from '../helpers/docsSamples.js';
-import { expectNoHorizontalScroll, focusedId, openPage, SCREENSHOT_DIR, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
+import { expectNoHorizontalScroll, focusedId, openPage, screenshot, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
 
 // The JavaScript samples of /docs run in Chromium on the page itself, as a person pastes one into the
 // browser's console there; the language tabs and Copy buttons; the samples without JavaScript and at 360 px.
@@ -60,9 +59,7 @@ describe('the code samples of /docs in Chromium', () => {
       for (const width of WIDTHS) {
         await page.setViewportSize({ width, height: 900 });
         await expectNoHorizontalScroll(page);
-        await page
-          .locator('section:has(#catalog-search) [data-code-samples]')
-          .screenshot({ path: join(SCREENSHOT_DIR, `docs-code-tabs-${width}.png`) });
+        await screenshot(page, 'docs-code-tabs', page.locator('section:has(#catalog-search) [data-code-samples]'));
       }
     } finally {
       await close();
@@ -90,9 +87,11 @@ describe('the code samples of /docs in Chromium', () => {
   });
 
   it('shows the samples without JavaScript (no Copy button) and without sideways scrolling at 360 px', async () => {
-    for (const width of WIDTHS) {
-      const { page, close } = await openPage(env, '/docs', { javaScriptEnabled: false, width });
-      try {
+    // One page resized to each width rather than loaded again: the layout follows the viewport either way.
+    const { page, close } = await openPage(env, '/docs', { javaScriptEnabled: false });
+    try {
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
         const sample = page.locator('section:has(#catalog-episode-slug) .code-sample[data-language="curl"]');
         // Every language, one under the other.
         for (const language of ['curl', 'javascript', 'python'])
@@ -105,12 +104,10 @@ describe('the code samples of /docs in Chromium', () => {
         expect(await page.locator('[data-copy]:visible').count()).toBe(0);
         await expectNoHorizontalScroll(page);
         // The endpoint's section alone: the whole reference is too long a picture.
-        await page
-          .locator('section:has(#catalog-episode-slug)')
-          .screenshot({ path: join(SCREENSHOT_DIR, `docs-code-samples-${width}.png`) });
-      } finally {
-        await close();
+        await screenshot(page, 'docs-code-samples', page.locator('section:has(#catalog-episode-slug)'));
       }
+    } finally {
+      await close();
     }
   });
 });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectNoHorizontalScroll, focusedId, openPage, screenshot, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
+import {
+  blankPage,
+  expectNoHorizontalScroll,
+  focusedId,
+  openPage,
+  screenshot,
+  startBrowserStack,
+  WIDTHS,
+  type BrowserStack,
+} from './browser.js';
 
 let env: BrowserStack;
 
@@ -18,8 +27,8 @@ describe('the pages at 1280 and 360 px', () => {
   ] as const)(
     '%s (%s) renders without sideways scrolling and without CSP violations',
     async (name, path, heading, shown) => {
-      // Opened elsewhere first, so the listeners below are in place before the page under test loads.
-      const { page, close } = await openPage(env, '/health');
+      // Blank first, so the listeners below are in place before the page under test loads.
+      const { page, close } = await blankPage(env);
       const problems: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(message.text());

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProbeRecord, StatusRecord, TrafficRecord } from '../../src/status/records.js';
 import { SERIES } from '../simulator/dataset.js';
-import { expectNoHorizontalScroll, openPage, screenshot, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
+import { blankPage, expectNoHorizontalScroll, openPage, screenshot, startBrowserStack, WIDTHS, type BrowserStack } from './browser.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -74,7 +74,8 @@ afterAll(() => env.close());
 
 describe('the status page', () => {
   it('shows state, uptime, bars, chart and incidents at 1280 and 360 px, without sideways scrolling or CSP violations', async () => {
-    const { page, close } = await openPage(env, '/health');
+    // Blank first, so the listeners below are in place before the page under test loads.
+    const { page, close } = await blankPage(env);
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(message.text());

@@ -23,6 +23,9 @@ export interface TestStack {
  */
 export const noProbe: ProbeSchedule = () => ({ stop: () => undefined });
 
+/** One for every stack: a logger that writes nothing holds nothing of an app's, and each pino made costs a stack trace. */
+const silent = createLogger('silent');
+
 /** The real app wired to a fresh loopback simulator and a temporary DATA_DIR. */
 export async function startTestStack(
   options: {
@@ -53,7 +56,7 @@ export async function startTestStack(
     ...options.env,
   });
   const { env: _env, simulator: _simulator, sharedSimulator: _shared, logger, scheduleProbe, ...deps } = options;
-  const app = createApp({ ...deps, config, logger: logger ?? createLogger('silent'), scheduleProbe: scheduleProbe ?? noProbe });
+  const app = createApp({ ...deps, config, logger: logger ?? silent, scheduleProbe: scheduleProbe ?? noProbe });
   return {
     app,
     simulator,

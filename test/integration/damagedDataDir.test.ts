@@ -15,17 +15,23 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { pino } from 'pino';
+import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { createLogger } from '../../src/config/logger.js';
 import { openAnswerFile } from '../../src/stores/answers/answerFile.js';
 import { ServiceExitedError, startService, type ServiceProcess } from '../bench/processes.js';
 import { crawlEnv, firstPassDone, until } from '../helpers/crawl.js';
-import { startTestStack } from '../helpers/testApp.js';
+import { startTestStack, type TestStack } from '../helpers/testApp.js';
 import { SERIES } from '../simulator/dataset.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
 
-// The real service (src/main.ts in a child process) started on a DATA_DIR with one damage each: it
-// starts (or stops with one line naming DATA_DIR), answers, and repairs what was damaged.
+// The service started on a DATA_DIR with one damage each: it starts (or stops with one line naming
+// DATA_DIR), answers, and repairs what was damaged. The real service (src/main.ts in a child process)
+// where the test reads what the process does (its start again on a full disk, its exit on a
+// read-only DATA_DIR) and where it crawls while the test polls its export (in this process, the
+// simulated site's work on the same event loop would make the crawler yield to the polls); the app
+// in this process where the test reads what it does with one file at its start.
 
 const PAGE_BYTES = 4096;
 const REPORT = {
@@ -39,13 +45,14 @@ const SERIES_PATH = `/catalog/series/${SERIES[0]!.slug}`;
 
 let site: Simulator;
 const services: ServiceProcess[] = [];
+const stacks: TestStack[] = [];
 const mounts: string[] = [];
 
 beforeAll(async () => {
   site = await startSimulator();
 });
 afterAll(async () => {
-  await Promise.all(services.map((service) => service.stop()));
+  await Promise.all([...services.map((service) => service.stop()), ...stacks.map((stack) => stack.close())]);
   // Lazily, so that a mount a failed test left busy is still taken away.
   for (const mount of mounts) execFileSync('umount', ['-l', mount]);
   await site.close();
@@ -64,9 +71,26 @@ async function stop(service: ServiceProcess): Promise<void> {
   await service.stop();
 }
 
+/** The app in this process on `dataDir`, with its log lines as the service writes them (info and above). */
+async function startHere(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ stack: TestStack; logs(): Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const stack = await startTestStack({ sharedSimulator: site, env: { DATA_DIR: dataDir, ...env }, logger });
+  stacks.push(stack);
+  return { stack, logs: () => lines };
+}
+
+async function stopHere(stack: TestStack): Promise<void> {
+  stacks.splice(stacks.indexOf(stack), 1);
+  await stack.close();
+}
+
 /** The log lines that tell of a file moved aside, as `{ file, movedTo }`. */
-const movedAside = (service: ServiceProcess) =>
-  service
+const movedAside = (started: { logs(): Record<string, unknown>[] }) =>
+  started
     .logs()
     .filter((line) => line.msg === 'damaged file moved aside; starting afresh')
     .map((line) => ({ file: line.file, movedTo: line.movedTo }));
@@ -133,10 +157,10 @@ describe('a DATA_DIR with damaged files', () => {
       writeSync(fd, randomBytes(PAGE_BYTES), 0, PAGE_BYTES, page * PAGE_BYTES);
     closeSync(fd);
 
-    const service = await start(dataDir);
+    const service = await startHere(dataDir);
     expect(movedAside(service)).toEqual([{ file: path, movedTo: join(dataDir, asideFiles(dataDir, 'answers.sqlite')[0]!) }]);
-    expect((await fetch(`${service.origin}${SERIES_PATH}`)).status).toBe(200);
-    await stop(service);
+    expect((await request(service.stack.app).get(SERIES_PATH)).status).toBe(200);
+    await stopHere(service.stack);
     const db = new Database(path, { readonly: true });
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     // The new file holds what this run kept (the series, and the home page if the status probe has run), none of the damaged file's keys.
@@ -194,8 +218,8 @@ describe('a DATA_DIR with damaged files', () => {
   it('replaces an empty ip-hash.salt and takes reports', async () => {
     const dataDir = newDataDir();
     writeFileSync(join(dataDir, 'ip-hash.salt'), '');
-    const service = await start(dataDir);
-    const response = await postReport(service);
+    const { stack } = await startHere(dataDir);
+    const response = await request(stack.app).post('/api/reports').send(REPORT);
     expect(response.status).toBe(201);
     expect(readFileSync(join(dataDir, 'ip-hash.salt'), 'utf8')).toMatch(/^[0-9a-f]{64}\n$/);
     expect(asideFiles(dataDir, 'ip-hash.salt')).toHaveLength(1);

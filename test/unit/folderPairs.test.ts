@@ -1,25 +1,17 @@
-import { fileURLToPath } from 'node:url';
-import { parseDependencyTree } from 'dpdm';
 import { describe, expect, it } from 'vitest';
+import { importTree } from '../helpers/importTree.js';
 
 // Folders under src/ import one way: an interface lives beside the code that uses it, so the
 // folder that implements it depends on the user, never the other way too. A pair of folders that
 // import each other both ways (even without a file cycle) says one job is split across both.
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Each file's top-level folder under `base` (a file directly in `base` is its own). */
 const folderOf = (base: string, file: string) => file.slice(base.length + 1).split('/')[0]!;
 
 /** Every import between two top-level folders of `base`, as "from>to" with the files that make it. */
 async function folderImports(base: string): Promise<Map<string, string[]>> {
-  // transform: false keeps `import type` edges: a type import ties two folders as much as any.
-  const tree = await parseDependencyTree(`${base}/**/*.ts`, {
-    context: root,
-    cwd: root,
-    transform: false,
-    tsconfig: `${root}/tsconfig.json`,
-  });
+  // `import type` edges included: a type import ties two folders as much as any.
+  const tree = await importTree(`${base}/**/*.ts`);
   const edges = new Map<string, string[]>();
   for (const [file, dependencies] of Object.entries(tree)) {
     for (const dependency of dependencies ?? []) {

@@ -1,16 +1,13 @@
-import { fileURLToPath } from 'node:url';
-import { parseCircular, parseDependencyTree } from 'dpdm';
+import { parseCircular } from 'dpdm';
 import { describe, expect, it } from 'vitest';
+import { importTree } from '../helpers/importTree.js';
 
 // No two files of src/ may import each other, even for types only: a cycle makes a module's
 // meaning depend on load order, and says two modules are one job split in two.
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
+/** The cycles among the files `glob` matches and what they import, `import type` edges included. */
 async function cyclesIn(glob: string): Promise<string[][]> {
-  // transform: false keeps `import type` edges, which a cycle counts as well.
-  const tree = await parseDependencyTree(glob, { context: root, cwd: root, transform: false, tsconfig: `${root}/tsconfig.json` });
-  return parseCircular(tree);
+  return parseCircular(await importTree(glob));
 }
 
 describe('import cycles', () => {

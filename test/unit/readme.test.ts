@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseDependencyTree } from 'dpdm';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { writtenDefaults, type Config } from '../../src/config/schema.js';
+import { importTree } from '../helpers/importTree.js';
 import { PACKAGE_SCRIPTS, README, readmeCommands } from '../helpers/readme.js';
 
 // What the README says about the code, checked against the code; test/integration/readmeCommands.test.ts
@@ -86,8 +86,8 @@ describe('the README', () => {
   it('runs test:unit without redis-server or any child process, as it says', async () => {
     expect(README).toMatch(/npm run test:unit .*\(.*no redis-server, no child process\)/);
     expect(PACKAGE_SCRIPTS['test:unit']).toBe('vitest run --config test/vitest.config.ts test/unit');
-    // transform: false keeps every import; redis-server and every other program start through node:child_process.
-    const tree = await parseDependencyTree('test/unit/**/*.ts', { context: root, cwd: root, transform: false });
+    // Every import kept; redis-server and every other program start through node:child_process.
+    const tree = await importTree('test/unit/**/*.ts');
     const spawning = Object.entries(tree)
       .filter(([, dependencies]) => (dependencies ?? []).some((dependency) => /^(node:)?child_process$/.test(dependency.request)))
       .map(([file]) => file);

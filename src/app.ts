@@ -34,7 +34,7 @@ import { feedResource } from './http/resources/feeds.js';
 import { createStatusRouter } from './http/routes/status.js';
 import { createStatusMonitor, PROBE_INTERVAL_MS } from './status/monitor.js';
 import { everyInterval, type ProbeSchedule } from './status/schedule.js';
-import { createSharedStores } from './stores/index.js';
+import { createSharedStores, type RedisTiming } from './stores/index.js';
 import { createCatalogIndex, type LocalCatalog } from './crawler/localCatalog.js';
 import { createCatalogTitleSearch, withTitleSearch } from './search/catalogSearch.js';
 import { CRAWL_PASSES, startCrawler, type CrawlPasses } from './crawler/crawler.js';
@@ -64,6 +64,8 @@ export interface AppDeps {
   probeIntervalMs?: number;
   /** The upstream breaker's threshold and cooldown; tests lower them. The client's own defaults otherwise. */
   upstreamBreaker?: Pick<UpstreamClientOptions, 'breakerThreshold' | 'breakerCooldownMs'>;
+  /** How often an idle Redis is pinged and the longest wait between reconnects (REDIS_URL); tests shorten them. */
+  redisTiming?: RedisTiming;
 }
 
 /**
@@ -91,9 +93,10 @@ export function createApp({
   catalogSyncEveryMs,
   probeIntervalMs = PROBE_INTERVAL_MS,
   upstreamBreaker,
+  redisTiming,
 }: AppDeps): App {
   checkTtlOverrides(config);
-  const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs });
+  const shared = createSharedStores({ config, logger, metrics, now, crawlLockTtlMs: crawlLockTiming.ttlMs, redisTiming });
   const { redis } = shared;
   const upstream =
     injectedUpstream ??
@@ -119,7 +122,7 @@ export function createApp({
     cache: answerCache,
     ttlSeconds: (endpoint) => freshSeconds(endpoint, config),
     now,
-    onLookup: (result) => metrics.cacheLookups.inc({ result }),
+    onLookup: metrics.countLookup,
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_S * 1000,
     staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,

@@ -60,6 +60,8 @@ export interface RedisConnectionOptions {
   metrics: Metrics;
   /** The longest wait between reconnect attempts; tests shorten it to see a restarted Redis soon. */
   reconnectMaxMs?: number;
+  /** How often Redis is pinged while no command is sent; tests shorten it to see a frozen Redis soon. */
+  heartbeatMs?: number;
 }
 
 /**
@@ -71,6 +73,7 @@ export function createRedisConnection({
   logger,
   metrics,
   reconnectMaxMs = RECONNECT_MAX_MS,
+  heartbeatMs = HEARTBEAT_MS,
 }: RedisConnectionOptions): RedisConnection {
   const { Redis: RedisClient } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis');
   const client = new RedisClient(url, { ...REDIS_OPTIONS, retryStrategy: (attempt: number) => Math.min(attempt * 100, reconnectMaxMs) });
@@ -103,7 +106,7 @@ export function createRedisConnection({
   // Its failure is the silence above, which the 'close' handler reports.
   const heartbeat = setInterval(() => {
     if (state === 'up') client.ping().catch(() => undefined);
-  }, HEARTBEAT_MS);
+  }, heartbeatMs);
   heartbeat.unref();
 
   return {

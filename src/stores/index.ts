@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { Logger } from '../config/logger.js';
 import type { Metrics } from '../metrics.js';
-import { createRedisConnection, type RedisConnection } from '../redis/connection.js';
+import { createRedisConnection, type RedisConnection, type RedisConnectionOptions } from '../redis/connection.js';
 import { openAnswerFile } from './answers/answerFile.js';
 import { createSqliteAnswers } from './answers/sqlite.js';
 import { createRedisAnswers } from './answers/redis.js';
@@ -75,7 +75,11 @@ export interface SharedStoresOptions {
   now: () => number;
   /** How long a dead crawler's Redis lock outlives it; tests shorten it. */
   crawlLockTtlMs?: number;
+  /** How soon the Redis connection sees a frozen Redis and tries a lost one again; tests shorten them. */
+  redisTiming?: RedisTiming;
 }
+
+export type RedisTiming = Pick<RedisConnectionOptions, 'heartbeatMs' | 'reconnectMaxMs'>;
 
 export function createSharedStores({
   config,
@@ -83,6 +87,7 @@ export function createSharedStores({
   metrics,
   now,
   crawlLockTtlMs = CRAWL_LOCK_TIMING.ttlMs,
+  redisTiming,
 }: SharedStoresOptions): SharedStores {
   const lifetimes: AnswerLifetimes = { staleMaxMs: config.STALE_WHILE_REVALIDATE_S * 1000, keepMs: config.STALE_IF_ERROR_S * 1000 };
   const answerFile = openAnswerFile({
@@ -116,7 +121,7 @@ export function createSharedStores({
       },
     };
   }
-  const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics });
+  const redis = createRedisConnection({ url: config.REDIS_URL, logger, metrics, ...redisTiming });
   const reports = createRedisReports(redis, createFileReports(config.DATA_DIR, logger), logger);
   return {
     redis,

@@ -31,6 +31,8 @@ afterAll(async () => {
 
 /** Redis restarted is seen within this (2 s between attempts in production). */
 const RECONNECT_MAX_MS = 200;
+/** A frozen Redis is pinged within this (2 s in production), and is down once the ping goes unanswered for 1.5 s. */
+const HEARTBEAT_MS = 250;
 
 async function quota(windowMs: number): Promise<{ redis: RedisConnection; store: RedisQuotaStore }> {
   const redis = createRedisConnection({
@@ -38,6 +40,7 @@ async function quota(windowMs: number): Promise<{ redis: RedisConnection; store:
     logger: createLogger('silent'),
     metrics: createMetrics(),
     reconnectMaxMs: RECONNECT_MAX_MS,
+    heartbeatMs: HEARTBEAT_MS,
   });
   connections.push(redis);
   await until(() => redis.isUp());

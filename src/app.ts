@@ -122,7 +122,7 @@ export function createApp({
     cache: answerCache,
     ttlSeconds: (endpoint) => freshSeconds(endpoint, config),
     now,
-    onLookup: (result) => metrics.cacheLookups.inc({ result }),
+    onLookup: metrics.countLookup,
     answers: shared.answers,
     deadlineMs: config.UPSTREAM_TIMEOUT_S * 1000,
     staleIfErrorMs: config.STALE_IF_ERROR_S * 1000,

@@ -1,4 +1,6 @@
 import { cpus } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 // The bench's table. Every goal compares two figures measured in the same run (the service against a
 // reference doing the same work on the same machine at the same time), because absolute times move
@@ -114,6 +116,43 @@ export function medianTime(work: () => unknown, runs: number, warmUp = Math.min(
     if (run >= warmUp) times.push(performance.now() - started);
   }
   return median(times);
+}
+
+/** One side's figures in a round: the median time and the median minor page faults of its timed calls. */
+interface CallFigures {
+  ms: number;
+  faults: number;
+}
+
+let fullCollection: (() => void) | undefined;
+/** Untimed calls after a round's collection, on both sides, until the side's code is optimized again. */
+export const WARM_UP_AFTER_COLLECTION_MS = 40;
+
+/**
+ * One side's round from a collected heap: a full collection, untimed calls for at least
+ * WARM_UP_AFTER_COLLECTION_MS (two at least), then `runs` calls, each timed alone. The collection leaves no side the other's
+ * garbage to collect, and it makes every round of a side start from the heap state every run
+ * reaches, so that its calls fall at the same points of V8's collection cycle each time (the page
+ * faults per call show it). A forced collection also drops the optimized code whose embedded
+ * objects died, the parsers' among it; the warm-up gives each side its optimized code back (it is
+ * compiled on a background thread, hence a time, not a count) before the clock starts.
+ */
+export function callsFromCollectedHeap(work: () => unknown, runs: number): CallFigures {
+  // The flag set at run time gives `gc` to contexts made after it, so `npm run bench` needs no flag.
+  fullCollection ??= (setFlagsFromString('--expose-gc'), runInNewContext('gc') as () => void);
+  fullCollection();
+  const warmUpEnds = performance.now() + WARM_UP_AFTER_COLLECTION_MS;
+  for (let run = 0; run < 2 || performance.now() < warmUpEnds; run++) work();
+  const times: number[] = [];
+  const faults: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const faultsBefore = process.resourceUsage().minorPageFault;
+    const started = performance.now();
+    work();
+    times.push(performance.now() - started);
+    faults.push(process.resourceUsage().minorPageFault - faultsBefore);
+  }
+  return { ms: median(times), faults: median(faults) };
 }
 
 /** One timed GET, body read. */

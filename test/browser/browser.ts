@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { CHROMIUM_BASE_ARGS } from '../../src/upstream/challenge/chromium.js';
 import { listenOnLoopback, startTestStack, type TestStack } from '../helpers/testApp.js';
@@ -23,6 +23,11 @@ export interface BrowserStack {
   stack: TestStack;
   browser: Browser;
   baseUrl: string;
+  /**
+   * The file's context for pages with JavaScript and no permissions, one page of it kept open: a new
+   * page then starts in the context's renderer process rather than in a new one.
+   */
+  context: BrowserContext;
   close(): Promise<void>;
 }
 
@@ -36,9 +41,8 @@ const TEST_ARGS = [...CHROMIUM_BASE_ARGS, '--disable-site-isolation-trials', '--
 let launched: Promise<Browser> | undefined;
 
 /**
- * One Chromium for every browser file of a worker (its files share one module graph), each page in a
- * context of its own: a launch and its close cost more than a second of CPU. Playwright ends the
- * browser when the worker's process ends.
+ * One Chromium for every browser file of a worker (its files share one module graph): a launch and its
+ * close cost more than a second of CPU. Playwright ends the browser when the worker's process ends.
  */
 export function sharedBrowser(): Promise<Browser> {
   launched ??= chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: TEST_ARGS }).then((browser) => {
@@ -54,10 +58,13 @@ export async function startBrowserStack(env: Record<string, string> = {}): Promi
   const stack = await startTestStack({ env: { REPORT_RATE_LIMIT_MAX: '10000', ...env } });
   const server = await listenOnLoopback(stack.app);
   const browser = await sharedBrowser();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.newPage();
   return {
     stack,
     browser,
     baseUrl: server.baseUrl,
+    context,
     async close() {
       // The browser stays for the worker's next file; what this file left open does not.
       await Promise.all(browser.contexts().map((context) => context.close()));
@@ -73,18 +80,28 @@ interface PageOptions {
   permissions?: string[];
 }
 
-/** A blank page in a fresh browser context, for a test that listens before the first load; `close` ends the context. */
+/**
+ * A blank page, for a test that listens before the first load; `close` ends it. A page of its own in
+ * the file's context (no cookie or storage of the app's to share; each test loads what it reads), or,
+ * with JavaScript off or permissions, in a fresh context of its own, which `close` ends.
+ */
 export async function blankPage(env: BrowserStack, options: PageOptions = {}): Promise<{ page: Page; close: () => Promise<void> }> {
+  const viewport = { width: options.width ?? 1280, height: 900 };
+  if (options.javaScriptEnabled !== false && (options.permissions ?? []).length === 0) {
+    const page = await env.context.newPage();
+    await page.setViewportSize(viewport);
+    return { page, close: () => page.close() };
+  }
   const context = await env.browser.newContext({
     javaScriptEnabled: options.javaScriptEnabled ?? true,
-    viewport: { width: options.width ?? 1280, height: 900 },
+    viewport,
     permissions: options.permissions ?? [],
   });
   const page = await context.newPage();
   return { page, close: () => context.close() };
 }
 
-/** A fresh browser context on `path`; `close` ends the context. */
+/** A page (see blankPage) on `path`; `close` ends it. */
 export async function openPage(
   env: BrowserStack,
   path: string,

@@ -132,6 +132,11 @@ describe('the door', () => {
       expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="200"} 3');
       expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="304"} 1');
       expect(scrape).toContain('http_requests_total{route="/catalog/genres",method="GET",status="429"} 1');
+      // The free 304 and the refused request looked nothing up that counts.
+      expect(scrape.match(/^cache_lookups_total\{.*$/gm)).toEqual([
+        'cache_lookups_total{result="miss"} 1',
+        'cache_lookups_total{result="hit"} 2',
+      ]);
     } finally {
       await app.close();
     }

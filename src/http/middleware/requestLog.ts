@@ -20,12 +20,13 @@ export interface RequestLogLine extends RequestLogFields {
   durationMs: number;
 }
 
-/** Told of every finished request, with its log line; runs on the hot path, so it must be cheap. */
+/** Told of every finished request, with its log line, when the line is written (at the end of the turn); it must be cheap. */
 export type RequestFinishedHook = (line: RequestLogLine) => void;
 
 /**
  * Writes the request's one log line at the end of this turn of the event loop: route, status,
- * duration since `startedMs` (performance.now()), cache and upstream outcome; tells `onFinished` now.
+ * duration since `startedMs` (performance.now()), cache and upstream outcome; tells `onFinished`
+ * of it right after the line is written.
  */
 export function logRequest(
   logger: Logger,
@@ -48,25 +49,28 @@ export function logRequest(
     status: res.statusCode,
     durationMs: Math.round((performance.now() - startedMs) * 10) / 10,
   };
-  writeAtEndOfTurn(logger, line);
-  onFinished?.(line);
+  writeAtEndOfTurn(logger, line, onFinished);
 }
 
 // The lines of the requests answered in this turn of the event loop, written one after another at its
-// end (setImmediate): in a row, the logger's code and data stay in the CPU's caches, where a line
-// written between two answers finds them evicted by the answer's own work. A client reading its
-// answer does so in a later turn, after its line is written; an exit in this turn writes them first.
-const waitingLines: Array<{ logger: Logger; line: RequestLogLine }> = [];
+// end (setImmediate), each with its finished hook (the metrics, the status page's counts): in a row,
+// the logger's and the counters' code and data stay in the CPU's caches, where a line written between
+// two answers finds them evicted by the answer's own work. A client reading its answer does so in a
+// later turn, after its line is written and counted; an exit in this turn writes them first.
+const waitingLines: Array<{ logger: Logger; line: RequestLogLine; onFinished: RequestFinishedHook | undefined }> = [];
 
 function writeWaitingLines(): void {
-  for (const { logger, line } of waitingLines) logger.info(line, 'request');
+  for (const { logger, line, onFinished } of waitingLines) {
+    logger.info(line, 'request');
+    onFinished?.(line);
+  }
   waitingLines.length = 0;
 }
 
 let exitHooked = false;
 
-function writeAtEndOfTurn(logger: Logger, line: RequestLogLine): void {
-  if (waitingLines.push({ logger, line }) === 1) setImmediate(writeWaitingLines);
+function writeAtEndOfTurn(logger: Logger, line: RequestLogLine, onFinished: RequestFinishedHook | undefined): void {
+  if (waitingLines.push({ logger, line, onFinished }) === 1) setImmediate(writeWaitingLines);
   if (!exitHooked) {
     exitHooked = true;
     // Before the logger's own exit hook (logBatch.ts), which hands over what it holds.

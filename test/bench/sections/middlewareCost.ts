@@ -22,6 +22,12 @@ import { HIT_PATH, NO_QUOTA } from './settings.js';
 /** Requests per round; a figure is its fastest round, as the machine's other work only ever slows one down. */
 const ROUND_REQUESTS = 2_000;
 const ROUNDS = 15;
+/**
+ * Requests per turn of the event loop: after each, the turn's deferred work runs (the request log's
+ * lines and their finished hooks, setImmediate), inside the time measured, as the service's own turns
+ * answer some 50 connections' requests and then run it.
+ */
+const TURN_REQUESTS = 50;
 
 // One socket for every request object: nothing here writes to it, and a socket each would be most of what is measured.
 const socket = new Socket();
@@ -46,6 +52,7 @@ async function microseconds(
       for (let request = 0; request < ROUND_REQUESTS; request++) {
         const { req, res } = fresh(url);
         await run(req, res);
+        if (request % TURN_REQUESTS === TURN_REQUESTS - 1) await new Promise((resolve) => setImmediate(resolve));
       }
       best = Math.min(best, ((performance.now() - started) * 1000) / ROUND_REQUESTS);
     }

@@ -7,21 +7,36 @@ const request = (url: string) => ({ method: 'GET', url }) as IncomingMessage;
 const response = (statusCode: number) => ({ statusCode }) as ServerResponse;
 
 describe('logRequest', () => {
-  it('writes the lines of one turn of the event loop at its end, in order, and tells the hook at once', async () => {
+  it('writes the lines of one turn of the event loop at its end, in order, each followed by its hook', async () => {
     const written: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'info', base: null, timestamp: false }, { write: (line: string) => written.push(JSON.parse(line)) });
+    const events: string[] = [];
+    const logger = pino(
+      { level: 'info', base: null, timestamp: false },
+      {
+        write: (line: string) => {
+          const parsed = JSON.parse(line) as Record<string, unknown>;
+          written.push(parsed);
+          events.push(`line ${String(parsed.requestId)}`);
+        },
+      },
+    );
     const told: RequestLogLine[] = [];
     const started = performance.now();
     const log = (url: string, status: number, fields: RequestLogFields) =>
-      logRequest(logger, request(url), response(status), fields, started, (line) => told.push(line));
+      logRequest(logger, request(url), response(status), fields, started, (line) => {
+        told.push(line);
+        events.push(`told ${line.requestId}`);
+      });
     log('/catalog/genres', 200, { requestId: 'first-0001', route: '/catalog/genres', cache: 'HIT' });
     log('/catalog/nope', 404, { requestId: 'second-002', route: 'unmatched', errorCode: 'NOT_FOUND' });
+    expect(told).toEqual([]);
+    expect(written).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual(['line first-0001', 'told first-0001', 'line second-002', 'told second-002']);
     expect(told.map((line) => [line.requestId, line.status])).toEqual([
       ['first-0001', 200],
       ['second-002', 404],
     ]);
-    expect(written).toEqual([]);
-    await new Promise((resolve) => setImmediate(resolve));
     expect(written.map(({ durationMs: _durationMs, ...fields }) => fields)).toEqual([
       {
         level: 30,

@@ -434,7 +434,8 @@ describe('the chosen origin across instances', () => {
 
 describe('the challenge clearance across instances', () => {
   it('is solved once, in one Chromium, for two instances challenged at once', async () => {
-    const walled = await simulator({ wall: {} });
+    // The interstitial's wait each solve sits out: 50 ms, not the wall's 300 ms (under test is that one solve serves both).
+    const walled = await simulator({ wall: { minSolveMs: 50 } });
     const env = { SOLVER: 'chromium', UPSTREAM_TIMEOUT_S: '15' };
     const [a, b] = await Promise.all([instance([walled.origin], env), instance([walled.origin], env)]);
     const [fromA, fromB] = await Promise.all([

@@ -22,7 +22,7 @@ import { createOpenApiRouter } from './http/routes/openapi.js';
 import { createPagesRouter } from './http/routes/pages.js';
 import { createReportsApiRouter } from './http/routes/reports.js';
 import { createReportService } from './reports/service.js';
-import { createUpstreamClientFromConfig, type ResilientUpstreamClient, type UpstreamClientOptions } from './upstream/client.js';
+import { createUpstreamClientFromConfig, type ResilientUpstreamClient, type UpstreamTiming } from './upstream/client.js';
 import { createSitePaths } from './upstream/sitePaths.js';
 import { createMetrics, registerAnswerCacheMetrics, type Metrics } from './metrics.js';
 import { requestMetrics } from './http/middleware/requestMetrics.js';
@@ -62,8 +62,8 @@ export interface AppDeps {
   catalogSyncEveryMs?: number;
   /** The time between two status probes; tests lengthen or shorten it. */
   probeIntervalMs?: number;
-  /** The upstream breaker's threshold and cooldown; tests lower them. The client's own defaults otherwise. */
-  upstreamBreaker?: Pick<UpstreamClientOptions, 'breakerThreshold' | 'breakerCooldownMs'>;
+  /** The upstream client's breaker threshold and cooldown and its retries' backoff; tests lower them. The client's own defaults otherwise. */
+  upstreamTiming?: UpstreamTiming;
   /** How often an idle Redis is pinged and the longest wait between reconnects (REDIS_URL); tests shorten them. */
   redisTiming?: RedisTiming;
 }
@@ -92,7 +92,7 @@ export function createApp({
   crawlPasses,
   catalogSyncEveryMs,
   probeIntervalMs = PROBE_INTERVAL_MS,
-  upstreamBreaker,
+  upstreamTiming,
   redisTiming,
 }: AppDeps): App {
   checkTtlOverrides(config);
@@ -100,7 +100,7 @@ export function createApp({
   const { redis } = shared;
   const upstream =
     injectedUpstream ??
-    createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile, ...upstreamBreaker });
+    createUpstreamClientFromConfig(config, logger, metrics, { shared, originFile: shared.originFile, ...upstreamTiming });
   const paths = createSitePaths({
     upstream,
     store: shared.sitePaths,

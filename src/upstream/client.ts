@@ -71,6 +71,11 @@ export interface UpstreamClientOptions {
   connections?: Partial<ConnectionTurnsOptions>;
   /** Retries after the first attempt, on network errors and 5xx only. */
   maxRetries?: number;
+  /**
+   * The retries' backoff scale (250 ms by default): the first retry waits up to about 1.4 times it,
+   * each later one about twice the one before, jittered, never over 2 s.
+   */
+  retryInitialDelayMs?: number;
   /** How many users' page fetches in a row must fail for an origin's breaker to open (5 by default), and for how long (30 s). */
   breakerThreshold?: number;
   breakerCooldownMs?: number;
@@ -82,6 +87,9 @@ export interface UpstreamClientOptions {
   shared: { clearances: SharedClearances; origin: SharedOrigin };
 }
 
+/** The client's timing the app lets a caller set: the breaker's and the retries'; the client's defaults otherwise. */
+export type UpstreamTiming = Pick<UpstreamClientOptions, 'breakerThreshold' | 'breakerCooldownMs' | 'retryInitialDelayMs'>;
+
 const MAX_REDIRECTS = 3;
 /** Pause after a 429 that does not say how long. */
 const DEFAULT_RATE_LIMIT_PAUSE_SECONDS = 60;
@@ -91,7 +99,7 @@ export function createUpstreamClientFromConfig(
   config: Config,
   logger: Logger,
   metrics: Metrics,
-  options: Pick<UpstreamClientOptions, 'shared' | 'originFile' | 'breakerThreshold' | 'breakerCooldownMs'>,
+  options: Pick<UpstreamClientOptions, 'shared' | 'originFile'> & UpstreamTiming,
 ): ResilientUpstreamClient {
   return createUpstreamClient({
     origins: config.UPSTREAM_BASE_URLS,
@@ -149,7 +157,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): ResilientU
   // Decorrelated jitter, so that retries from many requests do not line up.
   const retries = retry(handleWhen(isRetryable), {
     maxAttempts: options.maxRetries ?? 2,
-    backoff: new ExponentialBackoff({ initialDelay: 250, maxDelay: 2000 }),
+    backoff: new ExponentialBackoff({ initialDelay: options.retryInitialDelayMs ?? 250, maxDelay: 2000 }),
   });
   // Aggressive: the caller gets its answer at the deadline even if something inside ignores the signal.
   const deadline = timeout(options.timeoutMs, TimeoutStrategy.Aggressive);

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../src/config/logger.js';
 import type { Config } from '../../src/config/schema.js';
 import type { ProbeSchedule } from '../../src/status/schedule.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
+import { shortRetries } from './upstreamClient.js';
 
 export interface TestStack {
   /** The service's request listener, the API's door in front of Express, as main.ts serves it. */
@@ -37,7 +38,7 @@ export async function startTestStack(
     logger?: Logger;
   } & Pick<
     AppDeps,
-    'upstream' | 'now' | 'scheduleProbe' | 'crawlLockTiming' | 'crawlPasses' | 'catalogSyncEveryMs' | 'probeIntervalMs' | 'upstreamBreaker'
+    'upstream' | 'now' | 'scheduleProbe' | 'crawlLockTiming' | 'crawlPasses' | 'catalogSyncEveryMs' | 'probeIntervalMs' | 'upstreamTiming'
   > = {},
 ): Promise<TestStack> {
   const simulator = options.sharedSimulator ?? (await startSimulator(options.simulator));
@@ -55,8 +56,14 @@ export async function startTestStack(
     CRAWL_ENABLED: 'false',
     ...options.env,
   });
-  const { env: _env, simulator: _simulator, sharedSimulator: _shared, logger, scheduleProbe, ...deps } = options;
-  const app = createApp({ ...deps, config, logger: logger ?? silent, scheduleProbe: scheduleProbe ?? noProbe });
+  const { env: _env, simulator: _simulator, sharedSimulator: _shared, logger, scheduleProbe, upstreamTiming, ...deps } = options;
+  const app = createApp({
+    ...deps,
+    config,
+    logger: logger ?? silent,
+    scheduleProbe: scheduleProbe ?? noProbe,
+    upstreamTiming: shortRetries(upstreamTiming),
+  });
   return {
     app,
     simulator,

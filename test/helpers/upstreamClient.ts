@@ -7,9 +7,17 @@ import { createMemoryClearances } from '../../src/stores/clearance/memory.js';
 import { createFileOrigin } from '../../src/stores/origin/file.js';
 import { createMemoryOrigin } from '../../src/stores/origin/memory.js';
 import { createChromiumSolver } from '../../src/upstream/challenge/chromium.js';
-import { createUpstreamClient, type UpstreamClientOptions } from '../../src/upstream/client.js';
+import { createUpstreamClient, type UpstreamClientOptions, type UpstreamTiming } from '../../src/upstream/client.js';
 
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * The test stacks' upstream timing: retries 10 ms apart, not 250 ms, as what a test checks is what a
+ * retry does (how many, and then what), not when; breaker and cooldown as given.
+ */
+export function shortRetries(timing: UpstreamTiming = {}): UpstreamTiming {
+  return { retryInitialDelayMs: 10, ...timing };
+}
 
 /** A fresh temporary DATA_DIR. */
 export function tempDataDir(): string {
@@ -30,6 +38,7 @@ export function testClient(origins: readonly string[], overrides: Partial<Upstre
     originFile: createFileOrigin(tempDataDir(), createLogger('silent')),
     logger: createLogger('silent'),
     shared: unshared(),
+    ...shortRetries(),
     ...overrides,
     metrics,
   });

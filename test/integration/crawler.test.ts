@@ -177,7 +177,7 @@ describe('politeness', () => {
     const stack = await stackOf({
       env: crawlEnv(0),
       crawlPasses: { firstBackoffMs: 100 },
-      upstreamBreaker: { breakerThreshold: 3, breakerCooldownMs: 500 },
+      upstreamTiming: { breakerThreshold: 3, breakerCooldownMs: 500 },
       simulator: { catalogSize: 120 },
     });
     await until(stack, (state) => state.read >= 10);
@@ -231,7 +231,7 @@ describe('one broken series page', () => {
     const stack = await stackOf({
       env: crawlEnv(0),
       crawlPasses: { updateEveryMs: UPDATE_EVERY_MS },
-      upstreamBreaker: { breakerThreshold: 3, breakerCooldownMs: 2000 },
+      upstreamTiming: { breakerThreshold: 3, breakerCooldownMs: 2000 },
       simulator: { catalogSize: 100 },
     });
     const series = stack.simulator.catalog.series;

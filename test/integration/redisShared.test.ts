@@ -14,6 +14,7 @@ import type { RedisTiming } from '../../src/stores/index.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../simulator/server.js';
 import { noProbe } from '../helpers/testApp.js';
+import { shortRetries } from '../helpers/upstreamClient.js';
 import { manualClock, until, untilRedisIs } from '../helpers/waiting.js';
 
 // Two instances of the app on one real redis-server and one simulator, each listening on its own
@@ -66,7 +67,7 @@ async function instance(
   env: Record<string, string> = {},
   logger: Logger = createLogger('silent'),
   now: () => number = Date.now,
-  upstreamBreaker: AppDeps['upstreamBreaker'] = undefined,
+  upstreamTiming: AppDeps['upstreamTiming'] = undefined,
 ): Promise<Instance> {
   const config = loadConfig({
     UPSTREAM_BASE_URLS: origins.join(','),
@@ -81,7 +82,14 @@ async function instance(
     CRAWL_ENABLED: 'false',
     ...env,
   });
-  const app = createApp({ config, logger, scheduleProbe: noProbe, now, upstreamBreaker, redisTiming: REDIS_TIMING });
+  const app = createApp({
+    config,
+    logger,
+    scheduleProbe: noProbe,
+    now,
+    upstreamTiming: shortRetries(upstreamTiming),
+    redisTiming: REDIS_TIMING,
+  });
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../../src/config/logger.js';
 import { createFileOrigin } from '../../../src/stores/origin/file.js';
 import { createUpstreamClient, type UpstreamClientOptions } from '../../../src/upstream/client.js';
-import { unshared } from '../../helpers/upstreamClient.js';
+import { shortRetries, unshared } from '../../helpers/upstreamClient.js';
 import { untilOnRealTimers } from '../../helpers/waiting.js';
 import {
   UpstreamBadResponseError,
@@ -37,6 +37,7 @@ function clientFor(origin: string, options: Pick<UpstreamClientOptions, 'timeout
     originFile: createFileOrigin(mkdtempSync(join(tmpdir(), 'upstream-client-')), createLogger('silent')),
     logger: createLogger('silent'),
     shared: unshared(),
+    ...shortRetries(),
     ...options,
   });
 }

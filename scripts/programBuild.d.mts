@@ -4,3 +4,5 @@ export function builtPath(source: string): Promise<string>;
 export function builtParseTask(): Promise<string>;
 /** Starts this process's build of the programs, for whoever asks builtPath later. */
 export function startProgramsBuild(): void;
+/** Stops the build startProgramsBuild began if it is still under way (the run needed no program). */
+export function stopUnfinishedProgramsBuild(): Promise<void>;

@@ -165,7 +165,20 @@ export async function builtParseTask() {
   return programIn(dir, PARSE_TASK);
 }
 
+/** @type {boolean} */
+let programsFinished = false;
+
 /** Starts this process's build of the programs, for whoever asks builtPath later (a failed build is told to them). */
 export function startProgramsBuild() {
-  programsBuild().made.catch(() => undefined);
+  programsBuild()
+    .made.catch(() => undefined)
+    .finally(() => (programsFinished = true));
+}
+
+/**
+ * Stops the build startProgramsBuild began if it is still under way: a run that needed no program (unit
+ * files alone) then ends with its tests, instead of waiting seconds for a build nobody will read.
+ */
+export async function stopUnfinishedProgramsBuild() {
+  if (!programsFinished) await stop();
 }

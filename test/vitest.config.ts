@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const FOLDERS = ['test/unit', 'test/integration', 'test/browser'];
 // Every file has its own ports, DATA_DIR and redis-server: they run side by side, one per core
@@ -13,6 +14,21 @@ const WORKERS = Math.max(2, availableParallelism());
  */
 const OWN_PROCESS = ['test/unit/crawler/loopYield.test.ts', 'test/unit/catalog/pageParser.test.ts'];
 
+/**
+ * Vitest's order (files that failed last time first, then the longest, or the largest where it has no
+ * timings, as on a clean clone), with every unit file after every integration and browser file. A
+ * unit file takes well under a second; an integration file takes up to twenty, and one that comes last
+ * runs alone while the other worker has nothing left. The unit files, some 30 s of work, then fill both
+ * workers to the end.
+ */
+class UnitFilesLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const isUnit = (file: TestSpecification) => (file.moduleId.includes('/test/unit/') ? 1 : 0);
+    // Array.prototype.sort is stable: within each kind, vitest's order stays.
+    return (await super.sort(files)).sort((a, b) => isUnit(a) - isUnit(b));
+  }
+}
+
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL('..', import.meta.url)),
@@ -21,6 +37,7 @@ export default defineConfig({
     // Integration tests wait on a loopback simulator with injected latency and hangs.
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    sequence: { sequencer: UnitFilesLast },
     // The two projects share the workers (one group: the same maxWorkers).
     projects: [
       {

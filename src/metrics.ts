@@ -41,22 +41,35 @@ export function createMetrics() {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers,
   });
+  // Two counters whose values are set when /metrics is read, from counts kept elsewhere; nothing
+  // increments them (a count added to one would be reset away), so neither is handed out.
+  // The histogram's count per label set: the same number as counting each answer twice, without the
+  // second count per request.
+  new Counter({
+    name: 'http_requests_total',
+    help: 'Requests answered, by route pattern, method and status',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const { metricName, labels, value } of (await httpRequestDuration.get()).values) {
+        if (metricName === 'http_request_duration_seconds_count') this.inc(labels, value);
+      }
+    },
+  });
+  // The lookups counted by countLookup.
+  new Counter({
+    name: 'cache_lookups_total',
+    help: 'Answer cache lookups, by result (hit, miss or stale)',
+    labelNames: ['result'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [result, count] of lookups) this.inc({ result }, count);
+    },
+  });
   return {
     registry,
-    // The histogram's count per label set, copied in when /metrics is read: the same number as
-    // counting each answer twice, without the second count per request.
-    httpRequests: new Counter({
-      name: 'http_requests_total',
-      help: 'Requests answered, by route pattern, method and status',
-      labelNames: ['route', 'method', 'status'] as const,
-      registers,
-      async collect() {
-        this.reset();
-        for (const { metricName, labels, value } of (await httpRequestDuration.get()).values) {
-          if (metricName === 'http_request_duration_seconds_count') this.inc(labels, value);
-        }
-      },
-    }),
     httpRequestDuration,
     upstreamFetches: new Counter({
       name: 'upstream_fetches_total',
@@ -94,16 +107,6 @@ export function createMetrics() {
       help: '1 for the origin pages are fetched from now, 0 for the others',
       labelNames: ['origin'] as const,
       registers,
-    }),
-    cacheLookups: new Counter({
-      name: 'cache_lookups_total',
-      help: 'Answer cache lookups, by result (hit, miss or stale)',
-      labelNames: ['result'] as const,
-      registers,
-      collect() {
-        this.reset();
-        for (const [result, count] of lookups) this.inc({ result }, count);
-      },
     }),
     countLookup: (result: LookupResult) => void lookups.set(result, (lookups.get(result) ?? 0) + 1),
     answersServedStale: new Counter({

@@ -3,10 +3,11 @@
 // loads every import through its loader hooks, in the process and again in each parse thread; the
 // build is made once and run by plain Node, as `npm start` runs dist/.
 //
-// Each program is bundled with what it imports, into one file at its source's path: a start reads one
-// file instead of resolving and loading some 300 modules one by one through Node's ESM loader. The
-// folder is named after the sources it is made of, in the temporary folder, so that a changed source
-// makes a new one and every program of a run (and every test worker) shares one.
+// Each program is bundled with what it imports, into a file at its source's path and the chunks it
+// shares with the others: a start reads a few files instead of resolving and loading some 300 modules
+// one by one through Node's ESM loader. The folder is named after the sources it is made of, in the
+// temporary folder, so that a changed source makes a new one and every program of a run (and every
+// test worker) shares one.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +23,6 @@ const SOURCE_FOLDERS = ['src', 'test'];
 const NOT_SOURCES = [/\.test\.ts$/, /^test\/fixtures\//, /^test\/typed-client\//];
 /** What a process or a thread starts with: the programs built. */
 const PROGRAMS = ['src/main.ts', 'src/reportsMain.ts', 'src/catalog/parseTask.ts', 'test/demo.ts', 'test/helpers/serviceChild.ts'];
-/** What the parse threads load. */
-const PARSE_TASK = 'src/catalog/parseTask.ts';
 /**
  * Packages a program loads from node_modules, as they are: those that find files of their own by
  * __dirname or __filename, which a bundle does not have (piscina's and pino's worker files, Playwright's
@@ -100,6 +99,9 @@ async function makeBuild(dir, programs) {
       outbase: REPO_ROOT,
       outdir: making,
       bundle: true,
+      // What the programs share (the app, the parsers, the simulator) is written once, in chunks they
+      // import, rather than again into each program's file.
+      splitting: true,
       external: NOT_BUNDLED,
       banner: { js: BUNDLE_REQUIRE },
       plugins: [ownUrls(dir)],
@@ -123,20 +125,8 @@ async function makeBuild(dir, programs) {
   return dir;
 }
 
-/** @type {string | undefined} */
-let sourcesDir;
-/** The folder of this process's build of the programs, named after the sources once. */
-const programsDir = () => (sourcesDir ??= buildDir(sourceFiles()));
-
 /** @type {Promise<string> | undefined} */
 let programsMade;
-
-/** This process's build of the programs: its folder, and the build made there once. */
-function programsBuild() {
-  const dir = programsDir();
-  programsMade ??= makeBuild(dir, PROGRAMS);
-  return { dir, made: programsMade };
-}
 
 /** @param {string} dir @param {string} source */
 const programIn = (dir, source) => join(dir, source.replace(/\.ts$/, '.js'));
@@ -147,38 +137,9 @@ const programIn = (dir, source) => join(dir, source.replace(/\.ts$/, '.js'));
  * @returns {Promise<string>}
  */
 export async function builtPath(source) {
-  const dir = await programsBuild().made;
+  // Named after the sources once, and made once, per process.
+  const dir = await (programsMade ??= makeBuild(buildDir(sourceFiles()), PROGRAMS));
   const built = programIn(dir, source);
   if (!existsSync(built)) throw new Error(`${source} is not built in ${dir}`);
   return built;
-}
-
-/**
- * The parse task built alone, in a folder of its own beside the programs' build, and its path: a few
- * hundred milliseconds where all the programs take seconds. The suite's setup waits for it before any
- * test file starts (each worker's parse threads load it), then has the programs built meanwhile.
- * @returns {Promise<string>}
- */
-export async function builtParseTask() {
-  const dir = `${programsDir()}-parse-task`;
-  await makeBuild(dir, [PARSE_TASK]);
-  return programIn(dir, PARSE_TASK);
-}
-
-/** @type {boolean} */
-let programsFinished = false;
-
-/** Starts this process's build of the programs, for whoever asks builtPath later (a failed build is told to them). */
-export function startProgramsBuild() {
-  programsBuild()
-    .made.catch(() => undefined)
-    .finally(() => (programsFinished = true));
-}
-
-/**
- * Stops the build startProgramsBuild began if it is still under way: a run that needed no program (unit
- * files alone) then ends with its tests, instead of waiting seconds for a build nobody will read.
- */
-export async function stopUnfinishedProgramsBuild() {
-  if (!programsFinished) await stop();
 }

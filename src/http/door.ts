@@ -86,11 +86,12 @@ export function ownedSegmentOf(pathname: string, owned: ReadonlySet<string>): st
  * The one door of the API: every request under a resource's segment (/catalog/*, /feeds/*…) is
  * answered here, hits and misses alike; everything else goes on to `next` (Express: pages,
  * reports, health, docs). Per request, in this order:
- * 1. resolve once: match and validation (remembered per URL once answered);
+ * 1. resolve once: match and validation (remembered per URL once answered); a request that is
+ *    not conditional only once it is counted;
  * 2. a conditional request answered 304 from what the service already holds is free: looked up
  *    without starting a refresh or a fetch;
  * 3. everything else is counted by the quota before anything can fetch, refresh or be remembered;
- *    past it, 429 and nothing else happens;
+ *    past it, 429 and nothing else happens (its query is not even parsed);
  * 4. the answer, hit or miss, from one writer with the same headers (API, request id, quota,
  *    cache), or the error from the one error builder; one log line and one observation.
  */
@@ -124,18 +125,22 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
     const fields: RequestLogFields = { requestId, route: entry?.resolution.route ?? UNMATCHED };
     // No API request has a body: whatever it answers, one that is still coming is never read.
     closeIfBodyUnread(req, res);
+    const method = req.method ?? 'GET';
+    let resolution: Resolution<unknown> | undefined = entry?.resolution;
     try {
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
         // A CORS preflight is the browser asking, not the client's request: never counted.
         res.writeHead(204, [...head, ...PREFLIGHT_HEADERS]);
         res.end();
       } else {
-        const resolution = entry?.resolution ?? resource.resolve(req.method ?? 'GET', pathname, rawQuery);
-        if (resolution?.route !== undefined) fields.route = resolution.route;
-        if (resolution !== undefined && resolution.error === undefined && isConditional(req)) {
+        const conditional = isConditional(req);
+        // Only a conditional request is resolved before it is counted: its 304 from what is held is free.
+        if (conditional) resolution ??= resource.resolve(method, pathname, rawQuery);
+        if (resolution !== undefined && resolution.error === undefined && conditional) {
           const held = resource.answer(resolution.request, req, pathname, { sideEffects: false });
           if (held !== undefined && isFresh(req, held)) {
             head.push(...(await deps.quota.peek(req)));
+            fields.route = resolution.route;
             fields.cache = held.cacheStatus;
             writeRepresentation(req, res, held, head);
             if (entry === undefined) remember(url, { resource, pathname, resolution });
@@ -145,7 +150,9 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
         const { headers, refused } = await deps.quota.count(req);
         head.push(...headers);
         if (refused !== undefined) throw refused;
-        if (resolution === undefined) throw new RouteNotFoundError(req.method ?? 'GET', pathname);
+        resolution ??= resource.resolve(method, pathname, rawQuery);
+        if (resolution?.route !== undefined) fields.route = resolution.route;
+        if (resolution === undefined) throw new RouteNotFoundError(method, pathname);
         if (resolution.error !== undefined) throw resolution.error;
         if (entry === undefined) remember(url, { resource, pathname, resolution });
         const pending = resource.answer(resolution.request, req, pathname);
@@ -156,6 +163,9 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
         writeRepresentation(req, res, representation, head);
       }
     } catch (error) {
+      // A request refused before it was resolved (past its quota, or not counted) is labelled by its
+      // path alone, resolved without its query: a refusal never parses a query, and the label is the same.
+      fields.route = (resolution ?? resource.resolve(method, pathname, ''))?.route ?? fields.route;
       refuse(res, error, head, fields, pathname, deps.logger);
     }
     logRequest(deps.logger, req, res, fields, started, finished);
@@ -163,7 +173,8 @@ export function createDoor(next: RequestListener, deps: DoorDeps): RequestListen
 
   return (req, res) => {
     const url = req.url ?? '/';
-    const entry = req.method === 'GET' || req.method === 'HEAD' ? known.get(url) : undefined;
+    // A URL too long to be remembered is not looked up: hashing it would cost as much as it is long.
+    const entry = (req.method === 'GET' || req.method === 'HEAD') && url.length <= REMEMBERED_URL_MAX ? known.get(url) : undefined;
     if (entry !== undefined) return void answer(req, res, url, entry, entry.resource, entry.pathname, '');
     const queryStart = url.indexOf('?');
     const pathname = queryStart < 0 ? url : url.slice(0, queryStart);

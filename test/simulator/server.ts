@@ -38,7 +38,8 @@ export interface SimulatorOptions {
   readonly wall?: WallOptions;
   /**
    * How many series the site lists: the default dataset (96) when absent; more (the real site has
-   * about 1,500) adds generated series with Chinese, pinyin, English and Indonesian names.
+   * about 1,500) adds generated series with Chinese, pinyin, English and Indonesian names; fewer
+   * keeps the dataset's oldest posts.
    */
   readonly catalogSize?: number;
   /** The whole site down from the start (see `setSiteDown`). */

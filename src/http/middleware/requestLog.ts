@@ -20,6 +20,12 @@ export interface RequestLogLine extends RequestLogFields {
   durationMs: number;
 }
 
+// What of a request's URL its line keeps: a real client's fits; a script's junk query of many
+// kilobytes would make each line as long and the log as big, for a request that may cost nothing else.
+const LOGGED_URL_MAX = 2048;
+
+const loggedUrl = (url: string) => (url.length > LOGGED_URL_MAX ? `${url.slice(0, LOGGED_URL_MAX)}… (${url.length} characters)` : url);
+
 /** Told of every finished request, with its log line, when the line is written (at the end of the turn); it must be cheap. */
 export type RequestFinishedHook = (line: RequestLogLine) => void;
 
@@ -45,7 +51,7 @@ export function logRequest(
     cache,
     method: req.method,
     // Express rewrites req.url inside mounted routers; originalUrl keeps what the client asked.
-    url: (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/',
+    url: loggedUrl((req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'),
     status: res.statusCode,
     durationMs: Math.round((performance.now() - startedMs) * 10) / 10,
   };

@@ -61,4 +61,15 @@ describe('logRequest', () => {
     ]);
     expect(written.map((line) => typeof line.durationMs)).toEqual(['number', 'number']);
   });
+
+  it('keeps the first 2,048 characters of a longer URL and says how long it was', async () => {
+    const written: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => written.push(JSON.parse(line) as Record<string, unknown>) });
+    const junk = `/catalog/genres?n1=${'x'.repeat(14 * 1024)}`;
+    const fits = `/catalog/genres?n2=${'y'.repeat(2048 - '/catalog/genres?n2='.length)}`;
+    for (const url of [junk, fits])
+      logRequest(logger, request(url), response(429), { requestId: 'flood-0001', route: '/catalog/genres' }, 0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(written.map((line) => line.url)).toEqual([`${junk.slice(0, 2048)}… (14355 characters)`, fits]);
+  });
 });

@@ -15,14 +15,14 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-async function page(path: string): Promise<{ status: number; $: cheerio.CheerioAPI }> {
-  const response = await fetch(`${sim.origin}${path}`);
+async function page(path: string, on = sim): Promise<{ status: number; $: cheerio.CheerioAPI }> {
+  const response = await fetch(`${on.origin}${path}`);
   return { status: response.status, $: cheerio.load(await response.text()) };
 }
 
 /** Slugs of the series cards of a list page, in order (decoy ad cards link elsewhere). */
-async function listed(path: string): Promise<string[]> {
-  const { $ } = await page(path);
+async function listed(path: string, on = sim): Promise<string[]> {
+  const { $ } = await page(path, on);
   return $('div.listupd article.bs a.tip')
     .map((_, link) => /^\/seri\/([^/]+)\/$/.exec(new URL($(link).attr('href') ?? '').pathname)?.[1] ?? [])
     .get();
@@ -145,6 +145,23 @@ describe('the site changes while the service runs', () => {
       expect(other.catalog.find('aaa-brand-new-sovereign')).toBeNull();
     } finally {
       await other.close();
+    }
+  });
+});
+
+describe('a younger site (fewer series than the default dataset)', () => {
+  it('lists the dataset’s oldest posts, on as many list pages as they fill, and answers 404 for the others', async () => {
+    const young = await startSimulator({ catalogSize: 30 });
+    try {
+      expect(young.catalog.series).toEqual(SERIES.slice(0, 30));
+      const byUpdateOrder = [...SERIES.slice(0, 30)].sort(byUpdate).map((series) => series.slug);
+      expect([...(await listed('/seri/?order=update', young)), ...(await listed('/seri/?order=update&page=2', young))]).toEqual(
+        byUpdateOrder,
+      );
+      expect(await listed('/seri/?order=update&page=3', young)).toEqual([]);
+      expect((await page(`/seri/${SERIES[30]!.slug}/`, young)).status).toBe(404);
+    } finally {
+      await young.close();
     }
   });
 });

@@ -82,21 +82,28 @@ interface PageOptions {
 
 /**
  * A blank page, for a test that listens before the first load; `close` ends it. A page of its own in
- * the file's context (no cookie or storage of the app's to share; each test loads what it reads), or,
- * with JavaScript off or permissions, in a fresh context of its own, which `close` ends.
+ * the file's context (no cookie or storage of the app's to share; each test loads what it reads), with
+ * the permissions asked granted to the app until `close` takes them back (a context of its own would
+ * cost Chromium a renderer process and more CPU than the page); with JavaScript off, which only a
+ * whole context can be, in a fresh context of its own, which `close` ends.
  */
 export async function blankPage(env: BrowserStack, options: PageOptions = {}): Promise<{ page: Page; close: () => Promise<void> }> {
   const viewport = { width: options.width ?? 1280, height: 900 };
-  if (options.javaScriptEnabled !== false && (options.permissions ?? []).length === 0) {
+  if (options.javaScriptEnabled !== false) {
+    const permissions = options.permissions ?? [];
     const page = await env.context.newPage();
     await page.setViewportSize(viewport);
-    return { page, close: () => page.close() };
+    if (permissions.length === 0) return { page, close: () => page.close() };
+    await env.context.grantPermissions(permissions, { origin: env.baseUrl });
+    return {
+      page,
+      async close() {
+        await page.close();
+        await env.context.clearPermissions();
+      },
+    };
   }
-  const context = await env.browser.newContext({
-    javaScriptEnabled: options.javaScriptEnabled ?? true,
-    viewport,
-    permissions: options.permissions ?? [],
-  });
+  const context = await env.browser.newContext({ javaScriptEnabled: false, viewport });
   const page = await context.newPage();
   return { page, close: () => context.close() };
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -13,7 +14,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -21,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { createLogger } from '../../src/config/logger.js';
 import { openAnswerFile } from '../../src/stores/answers/answerFile.js';
 import { ServiceExitedError, startService, type ServiceProcess } from '../bench/processes.js';
-import { crawlEnv, firstPassDone, until } from '../helpers/crawl.js';
+import { crawlEnv } from '../helpers/crawl.js';
 import { startTestStack, type TestStack } from '../helpers/testApp.js';
 import { SERIES } from '../simulator/dataset.js';
 import { startSimulator, type Simulator } from '../simulator/server.js';
@@ -173,21 +174,16 @@ describe('a DATA_DIR with damaged files', () => {
   }, 60_000);
 
   it('moves a catalog.sqlite that is not a database aside, starts, and crawls the catalog afresh', async () => {
-    const dataDir = newDataDir();
-    writeFileSync(join(dataDir, 'catalog.sqlite'), randomBytes(64 * 1024));
-    const service = await start(dataDir, crawlEnv());
-    expect(movedAside(service)).toEqual([
-      { file: join(dataDir, 'catalog.sqlite'), movedTo: join(dataDir, asideFiles(dataDir, 'catalog.sqlite')[0]!) },
-    ]);
-    const exported = await untilComplete(service);
+    const { dataDir, movedAside: moved, exported } = await crawledAfresh();
+    expect(moved).toEqual([{ file: join(dataDir, 'catalog.sqlite'), movedTo: join(dataDir, asideFiles(dataDir, 'catalog.sqlite')[0]!) }]);
     expect(exported.series).toHaveLength(SERIES.length);
   }, 90_000);
 
   it('skips one unreadable catalog row, serves the rest, and reads that series again from the site', async () => {
+    // A DATA_DIR the service crawled whole: the one crawled afresh above, but its damaged file set aside.
+    const crawledDir = (await crawledAfresh()).dataDir;
     const dataDir = newDataDir();
-    const crawled = await startTestStack({ sharedSimulator: site, env: { ...crawlEnv(), DATA_DIR: dataDir } });
-    await until(crawled, firstPassDone);
-    await crawled.close();
+    cpSync(crawledDir, dataDir, { recursive: true, filter: (source) => !basename(source).includes('.damaged-') });
     const broken = SERIES[3]!.slug;
     const db = new Database(join(dataDir, 'catalog.sqlite'));
     db.prepare('UPDATE entries SET body = ? WHERE slug = ?').run(Buffer.from('{"slug":'), broken);
@@ -277,6 +273,25 @@ describe('a DATA_DIR with damaged files', () => {
     expect(stderr).toBe(`DATA_DIR=${dataDir} cannot be written: read-only file system (EROFS)\n`);
   }, 60_000);
 });
+
+let afresh: Promise<{ dataDir: string; movedAside: ReturnType<typeof movedAside>; exported: ExportedCatalog }> | undefined;
+
+/**
+ * The service started on a DATA_DIR whose catalog.sqlite is not a database, until its crawl is
+ * complete, then stopped: what it logged of the file and the export it served. Made once, by the
+ * first test that asks: the next one starts from the catalog it crawled.
+ */
+function crawledAfresh() {
+  afresh ??= (async () => {
+    const dataDir = newDataDir();
+    writeFileSync(join(dataDir, 'catalog.sqlite'), randomBytes(64 * 1024));
+    const service = await start(dataDir, crawlEnv());
+    const exported = await untilComplete(service);
+    await stop(service);
+    return { dataDir, movedAside: movedAside(service), exported };
+  })();
+  return afresh;
+}
 
 interface ExportedCatalog {
   complete: boolean;

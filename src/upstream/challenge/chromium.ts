@@ -234,13 +234,18 @@ function cookieFields({ name, value, domain, path, expires, httpOnly, secure }: 
   return { name, value, domain, path, expires, httpOnly, secure };
 }
 
-/** Headless Chromium calls itself HeadlessChrome; a wall refuses that, so the context says Chrome. */
+/**
+ * Headless Chromium calls itself HeadlessChrome; a wall refuses that, so the context says Chrome. The
+ * browser's own User-Agent (what navigator.userAgent says) is asked over CDP: a page to read it from
+ * would cost a browser context and a renderer process of its own.
+ */
 async function headfulUserAgent(browser: Browser): Promise<string> {
-  const page = await browser.newPage();
+  const session = await browser.newBrowserCDPSession();
   try {
-    return String(await page.evaluate('navigator.userAgent')).replace('HeadlessChrome', 'Chrome');
+    const { userAgent } = await session.send('Browser.getVersion');
+    return userAgent.replace('HeadlessChrome', 'Chrome');
   } finally {
-    await page.close();
+    await session.detach();
   }
 }
 

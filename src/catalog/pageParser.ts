@@ -143,11 +143,13 @@ export function warmPageParser(): Promise<void> {
 }
 
 /**
- * The page's memory, to move to the thread rather than copy, where the page owns all of it: a short
- * Buffer is a slice of Node's shared pool, which must stay here (and cannot move).
+ * The page's memory, to move to the thread rather than copy. A page's bytes are the only view of
+ * their memory (UpstreamPage.body), though not always all of it: a decoded page ends inside zlib's
+ * output chunk. Only a short Buffer shares its memory, as a slice of Node's shared pool (Node
+ * allocates from it below half its size), which must stay here (and cannot move).
  */
 const movable = (body: Uint8Array): ArrayBuffer[] =>
-  body.buffer instanceof ArrayBuffer && body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer] : [];
+  body.buffer instanceof ArrayBuffer && body.byteLength >= Buffer.poolSize >>> 1 ? [body.buffer] : [];
 
 const parseBusy = (why: string) =>
   new ServiceBusyError(`${why}; this service's parse threads are all busy`, PARSE_BUSY_RETRY_AFTER_SECONDS);

@@ -7,9 +7,6 @@ import { errorResponse } from './errorHandler.js';
 import { MalformedRequestError } from './errors.js';
 import { SERVER_TIMEOUTS, type ServerTimeouts } from '../config/requestLimits.js';
 
-// Node checks the two request timeouts on this interval (default 30 s, which would add up to 30 s to each).
-const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
-
 /** The status Node itself would answer for a parser error (its default clientError handler's choice). */
 function statusOf(error: NodeJS.ErrnoException): number {
   if (error.code === 'HPE_HEADER_OVERFLOW') return 431;
@@ -28,7 +25,7 @@ export function createHttpServer(listener: RequestListener, logger: Logger, time
     {
       headersTimeout: timeouts.headersTimeoutMs,
       requestTimeout: timeouts.requestTimeoutMs,
-      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      connectionsCheckingInterval: timeouts.timeoutCheckEveryMs,
     },
     listener,
   );

@@ -4,7 +4,10 @@ export interface UpstreamPage {
   /** The URL that finally answered (after same-origin redirects), on the origin that served it. */
   url: string;
   status: number;
-  /** The page's bytes as they arrived; its text, links on the serving origin, is pageText(page) (siteLinks.ts). */
+  /**
+   * The page's bytes as they arrived; its text, links on the serving origin, is pageText(page)
+   * (siteLinks.ts). The only view of its memory: the memory moves to the parse thread (pageParser.ts).
+   */
   body: Uint8Array;
   /** The origin that served the page, and every origin of the site known then, whose links name the serving one in the text. */
   servedBy: string;

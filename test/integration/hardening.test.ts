@@ -182,7 +182,12 @@ describe('a declared body far over the limit', () => {
   );
 
   it('serves with timeouts fit for a public API', () => {
-    expect(SERVER_TIMEOUTS).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 });
+    expect(SERVER_TIMEOUTS).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5_000,
+      timeoutCheckEveryMs: 1_000,
+    });
     expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([10_000, 30_000, 5_000]);
   });
 
@@ -191,6 +196,7 @@ describe('a declared body far over the limit', () => {
       headersTimeoutMs: 200,
       requestTimeoutMs: 400,
       keepAliveTimeoutMs: 200,
+      timeoutCheckEveryMs: 50,
     });
     await new Promise<void>((resolve) => quick.listen(0, '127.0.0.1', resolve));
     try {
@@ -223,6 +229,7 @@ describe('slow-header clients', () => {
       headersTimeoutMs: 200,
       requestTimeoutMs: 400,
       keepAliveTimeoutMs: 200,
+      timeoutCheckEveryMs: 50,
     });
     await new Promise<void>((resolve) => quick.listen(0, '127.0.0.1', resolve));
     // The server's side of each connection, as the file it is (its fd's link names the socket's inode).

@@ -36,7 +36,8 @@ const search = (i: number | string) => `/catalog/search?q=${encodeURIComponent(`
 
 describe('a burst of slow misses from one client', () => {
   it('is served whole, leaves the breaker closed and /health/upstream up, and another client is served', async () => {
-    const stack = await stackWith({ simulator: { latencyMs: 500 }, env: { UPSTREAM_TIMEOUT_S: '10', TRUST_PROXY: '1' } });
+    // 61 misses on 16 connections: four rounds of the site's latency, the last ones waiting three.
+    const stack = await stackWith({ simulator: { latencyMs: 250 }, env: { UPSTREAM_TIMEOUT_S: '10', TRUST_PROXY: '1' } });
     const api = request(stack.app);
     const burst = Array.from({ length: 60 }, (_, i) =>
       api
@@ -86,9 +87,10 @@ describe('the page deadline', () => {
 
 describe('the simulator alone decides that the site fails', () => {
   it('a site that does not answer in time, or answers 502, opens the breaker; busy refusals before did not', async () => {
-    const simulator = await site(300);
+    // The one connection is held (150 ms) well past the 50 ms a waiting fetch may wait for it.
+    const simulator = await site(150);
     const { client } = testClient([simulator.origin], {
-      timeoutMs: 1000,
+      timeoutMs: 600,
       maxRetries: 0,
       breakerThreshold: 3,
       connections: { turns: 1, waitMs: 50 },

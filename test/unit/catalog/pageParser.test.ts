@@ -1,8 +1,10 @@
 import { availableParallelism } from 'node:os';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../../../src/catalog/endpoints/index.js';
 import { answerPage } from '../../../src/catalog/pageAnswer.js';
 import { checkParseRoom, parsePage, warmPageParser } from '../../../src/catalog/pageParser.js';
+import { decodeBody } from '../../../src/upstream/bodyDecoding.js';
 import { ServiceBusyError, UpstreamUnreadablePageError } from '../../../src/upstream/errors.js';
 import { pathologicalPage } from '../../simulator/pages/pathological.js';
 import { resolveRoute } from '../../simulator/router.js';
@@ -67,6 +69,18 @@ describe('a page parsed on a thread', () => {
     // The page's bytes moved to the thread, not copied.
     expect(bytes).toBeGreaterThan(100_000);
     expect(page.body.length).toBe(0);
+  });
+
+  it('moves a gzipped page as decoded, whose bytes end inside the memory zlib gave them, without a copy', async () => {
+    await warmPageParser();
+    const html = searchHtml();
+    const { body } = await decodeBody(gzipSync(html), { 'content-encoding': 'gzip' }, 4 * 1024 * 1024);
+    // What the upstream client hands over for a page sent gzipped: less than zlib's output chunk.
+    expect(body.byteLength).toBe(Buffer.byteLength(html));
+    expect(body.buffer.byteLength).toBeGreaterThan(body.byteLength);
+    const answer = await parsePage(search, { ...searchPage(''), body }, input);
+    expect(answer.body.toString()).toBe((await parsePage(search, searchPage(html), input)).body.toString());
+    expect(body.byteLength).toBe(0);
   });
 
   it("decodes the page's UTF-8 on the thread, characters beyond Latin-1 included", async () => {

@@ -8,7 +8,9 @@ import type { BrowserTransport, ChallengeSolver } from './solver.js';
  * and Playwright passes its own list first, so that list (playwright-core's chromiumSwitches) is
  * repeated here (test/browser/chromiumFlags.test.ts fails when a Playwright upgrade changes it). Then
  * the omnibox popup: Chromium preloads it, a WebUI page in a renderer process of its own, for every
- * window, so for every browser context a solve or a test opens; nothing here types in an omnibox.
+ * window, so for every browser context a solve or a test opens; nothing here types in an omnibox. And
+ * the spare renderer: Chromium starts one more renderer process with each context for the navigation
+ * that might follow, and a solve's context closes after one page, so it only ever started and died.
  */
 const CHROMIUM_DISABLED_FEATURES = [
   'AvoidUnnecessaryBeforeUnloadCheckSync',
@@ -30,6 +32,7 @@ const CHROMIUM_DISABLED_FEATURES = [
   'WebUIOmniboxPopup',
   'WebUIOmniboxAimPopup',
   'WebUIOmniboxFullPopup',
+  'SpareRendererForSitePerProcess',
 ];
 
 /**

@@ -134,10 +134,10 @@ describe('the page deadline', () => {
     ['slow headers', { kind: 'latency', ms: 5000 } as const],
   ])('holds for %s', async (_name, fault) => {
     const simulator = await site();
-    const { client } = testClient([simulator.origin], { timeoutMs: 700 });
+    const { client } = testClient([simulator.origin], { timeoutMs: 400 });
     simulator.setFaults([fault]);
     const outcome = rejection(client.fetchPage('/ongoing/'));
-    // The deadline (700 ms) ends the fetch long before the fault would have let it finish (the
+    // The deadline (400 ms) ends the fetch long before the fault would have let it finish (the
     // slow headers come after 5 s; the hang and the trickle never end within the test).
     const first = await Promise.race([
       outcome.then(() => 'deadline'),
@@ -147,7 +147,7 @@ describe('the page deadline', () => {
     const failure = await outcome;
     expect(failure).toBeInstanceOf(UpstreamTimeoutError);
     // The page's own deadline ended it, not one of the steps inside it.
-    expect((failure as Error).message).toBe('No answer from the upstream within 700 ms');
+    expect((failure as Error).message).toBe('No answer from the upstream within 400 ms');
     // One attempt: a timeout is not retried within the same deadline.
     expect(simulator.hitCount()).toBe(1);
   });

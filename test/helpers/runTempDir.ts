@@ -35,5 +35,7 @@ export default function runTempDir(): (() => void) | undefined {
   if (basename(tmpdir()).startsWith(PREFIX)) return undefined;
   const folder = mkdtempSync(join(baseFolder(), PREFIX));
   process.env.TMPDIR = folder;
-  return () => rmSync(folder, { recursive: true, force: true });
+  // A Chromium that a worker left running when it ended may still be writing its profile in the folder
+  // for a moment: the removal is tried again a few times rather than failing the run with ENOTEMPTY.
+  return () => rmSync(folder, { recursive: true, force: true, maxRetries: 5 });
 }

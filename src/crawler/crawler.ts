@@ -25,9 +25,16 @@ export interface CrawlPasses {
   fullPassEveryMs: number;
   /** The least wait after a failed step (the interval when longer), doubled with each failure in a row. */
   firstBackoffMs: number;
+  /** The longest the crawler waits between looks at its schedule and the lock while no pass is due (a clock moved by a test is seen then). */
+  idleLookMs: number;
 }
 
-export const CRAWL_PASSES: CrawlPasses = { updateEveryMs: 10 * 60_000, fullPassEveryMs: 24 * 60 * 60_000, firstBackoffMs: 1_000 };
+export const CRAWL_PASSES: CrawlPasses = {
+  updateEveryMs: 10 * 60_000,
+  fullPassEveryMs: 24 * 60 * 60_000,
+  firstBackoffMs: 1_000,
+  idleLookMs: 1_000,
+};
 
 export interface CrawlerOptions {
   catalog: CatalogService;
@@ -40,6 +47,7 @@ export interface CrawlerOptions {
   updateEveryMs: CrawlPasses['updateEveryMs'];
   fullPassEveryMs: CrawlPasses['fullPassEveryMs'];
   firstBackoffMs: CrawlPasses['firstBackoffMs'];
+  idleLookMs: CrawlPasses['idleLookMs'];
   /** The service's clock: pass times, checkedAt, and the cache the pages go to. */
   now: () => number;
   logger: Logger;
@@ -55,8 +63,6 @@ export interface Crawler {
   stop(): Promise<void>;
 }
 
-/** The longest the crawler waits between looks at its schedule and the lock (a clock moved by a test is seen then). */
-const IDLE_LOOK_MS = 1_000;
 /** Waits after failures grow from the interval (at least `firstBackoffMs`) up to this. */
 const MAX_BACKOFF_MS = 10 * 60_000;
 
@@ -353,7 +359,7 @@ export function startCrawler(options: CrawlerOptions): Crawler {
     if (progress.pass === null) {
       const { due, nextAt } = passDue(progress, now(), options.updateEveryMs, options.fullPassEveryMs);
       index.noteCrawler(true, nextAt);
-      if (due === null) return sleep(Math.min(IDLE_LOOK_MS, nextAt - now()));
+      if (due === null) return sleep(Math.min(options.idleLookMs, nextAt - now()));
       progress = startPass(due, progress);
       await save(progress);
     }

@@ -146,7 +146,8 @@ describe('the crawler', () => {
     const now = () => Date.now() + offsetMs;
     const stack = await stackOf({
       env: crawlEnv(),
-      crawlPasses: { updateEveryMs: 3_600_000, fullPassEveryMs: 3_600_000 },
+      // Idle after the first pass, it looks at the moved clock within 50 ms (a second in production).
+      crawlPasses: { updateEveryMs: 3_600_000, fullPassEveryMs: 3_600_000, idleLookMs: 50 },
       now,
       simulator: { catalogSize: TWO_LIST_PAGES },
     });
